@@ -1,0 +1,211 @@
+/// A game of Matchismo, the card-matching game of the course notes, shared by several players in turn.
+///
+/// Players turn cards face up one at a time. When `matchCount` unmatched cards are face up they are
+/// scored together: every pair of the same rank is worth 4 and every pair of the same suit 1. A non-zero
+/// total is a match worth `total × matchBonus × n`, and those cards leave play; a zero total is a mismatch
+/// costing `mismatchPenalty × n`, and all but the last card turn back down. Every choice costs
+/// `costToChoose × n`. A match keeps the turn; a mismatch passes it.
+public struct MatchismoGame: Sendable {
+    /// The course's constants, before scaling by the match count.
+    public static let matchBonus = 4
+    public static let mismatchPenalty = 2
+    public static let costToChoose = 1
+    /// How many cards are dealt face down.
+    public static let boardSize = 30
+
+    /// A position on the board.
+    public struct Slot: Equatable, Sendable {
+        /// The card in this position.
+        public var card: PlayingCard
+        /// Whether the card shows its face.
+        public var isFaceUp = false
+        /// Whether the card was matched and is out of play (it stays face up).
+        public var isMatched = false
+    }
+
+    /// What one choice did, with the history entry in the course's words.
+    public struct Choice: Equatable, Sendable {
+        /// Who chose.
+        public var player: String
+        /// The history entry: "Matched J♥ J♠ for 32 points", "6♦ J♣ don't match! 4 point penalty!" or "8♦".
+        public var text: String
+        /// The player's score change, including the cost of choosing.
+        public var points: Int
+        /// The cards scored together, if `matchCount` were face up.
+        public var scored: [PlayingCard]
+        /// Whether the scored cards matched.
+        public var isMatch: Bool
+    }
+
+    /// How many cards are scored together; locked once the first card is chosen.
+    public private(set) var matchCount: Int
+    /// The board, by position.
+    public private(set) var slots: [Slot]
+    /// Cards left undealt.
+    public let deckCount: Int
+    /// Goes up by one on every change to the board.
+    public private(set) var revision = 1
+    /// Players in turn order.
+    public private(set) var players: [String] = []
+    /// Points by player.
+    public private(set) var scores: [String: Int] = [:]
+    /// Whose turn it is, or `nil` with no player present.
+    public private(set) var turn: String?
+    /// Every choice made, in order.
+    public private(set) var history: [Choice] = []
+    /// Players who are away and skipped when the turn passes.
+    private var absent: Set<String> = []
+
+    /// Deals 30 cards face down from a deck shuffled with `seed`.
+    public init(matchCount: Int = 2, seed: UInt64) {
+        precondition(matchCount >= 2, "a match needs at least two cards")
+        self.matchCount = matchCount
+        var generator = SeededGenerator(seed: seed)
+        var deck = PlayingCard.all
+        deck.stableShuffle(using: &generator)
+        slots = deck.prefix(Self.boardSize).map { Slot(card: $0) }
+        deckCount = deck.count - Self.boardSize
+    }
+
+    /// Whether choosing has started, which locks the match count.
+    public var hasStarted: Bool { !history.isEmpty }
+
+    /// Changes the match count before the first choice; afterwards it is locked until a new game.
+    public mutating func setMatchCount(_ n: Int) throws(MatchismoError) {
+        guard !hasStarted else { throw .modeLocked(matchCount) }
+        guard n >= 2, n <= Self.boardSize else { throw .badMatchCount(n) }
+        matchCount = n
+    }
+
+    /// Whether no further match is possible: fewer than n cards are left, or no two share a rank or suit.
+    public var isOver: Bool {
+        let left = slots.filter { !$0.isMatched }.map(\.card)
+        guard left.count >= matchCount else { return true }
+        for i in left.indices {
+            for j in left.indices where j > i {
+                if left[i].rank == left[j].rank || left[i].suit == left[j].suit { return false }
+            }
+        }
+        return true
+    }
+
+    /// Points of `player`, 0 if they have none.
+    public func score(of player: String) -> Int { scores[player, default: 0] }
+
+    /// Adds a player at the end of the turn order (nothing happens if they are already in it); the
+    /// first player present gets the turn.
+    public mutating func addPlayer(_ name: String) {
+        if !players.contains(name) { players.append(name) }
+        absent.remove(name)
+        if turn == nil { turn = name }
+    }
+
+    /// Marks a player away (skipped by the turn) or back.
+    public mutating func setPresent(_ name: String, _ isPresent: Bool) {
+        guard players.contains(name) else { return }
+        if isPresent {
+            absent.remove(name)
+            if turn == nil { turn = name }
+        } else {
+            absent.insert(name)
+            if turn == name { passTurn() }
+        }
+    }
+
+    /// Gives the turn to the next present player after the current one, or `nil` if none is present.
+    public mutating func passTurn() {
+        guard let current = turn, let at = players.firstIndex(of: current) else {
+            turn = players.first { !absent.contains($0) }
+            return
+        }
+        let order = players[(at + 1)...] + players[...at]
+        turn = order.first { !absent.contains($0) }
+    }
+
+    /// Chooses the card at `position` for `player`: turns it up (or back down if it is up) and, when
+    /// `matchCount` unmatched cards are up, scores them.
+    @discardableResult
+    public mutating func choose(_ position: Int, by player: String, seenRevision: Int? = nil)
+        -> Result<Choice, MatchismoError>
+    {
+        guard !isOver else { return .failure(.gameOver) }
+        guard players.contains(player) else { return .failure(.notPlaying) }
+        guard turn == player else { return .failure(.notYourTurn(turn)) }
+        if let seen = seenRevision, seen != revision { return .failure(.stale(seen, revision)) }
+        guard slots.indices.contains(position) else { return .failure(.noSuchPosition(position)) }
+        guard !slots[position].isMatched else { return .failure(.alreadyMatched(slots[position].card)) }
+
+        let cost = Self.costToChoose * matchCount
+        revision += 1
+        var choice = Choice(
+            player: player, text: slots[position].card.symbol, points: -cost, scored: [], isMatch: false)
+        if slots[position].isFaceUp {
+            slots[position].isFaceUp = false
+        } else {
+            slots[position].isFaceUp = true
+            let up = slots.indices.filter { slots[$0].isFaceUp && !slots[$0].isMatched }
+            if up.count == matchCount {
+                // Score the others first, then the card just chosen, as the course's history reads.
+                let order = up.filter { $0 != position } + [position]
+                let cards = order.map { slots[$0].card }
+                let total = Self.matchScore(cards)
+                let names = cards.map(\.symbol).joined(separator: " ")
+                choice.scored = cards
+                if total > 0 {
+                    let points = total * Self.matchBonus * matchCount
+                    for i in up { slots[i].isMatched = true }
+                    choice.points += points
+                    choice.isMatch = true
+                    choice.text = "Matched \(names) for \(points) points"
+                } else {
+                    let penalty = Self.mismatchPenalty * matchCount
+                    for i in up where i != position { slots[i].isFaceUp = false }
+                    choice.points -= penalty
+                    choice.text = "\(names) don't match! \(penalty) point penalty!"
+                }
+            }
+        }
+        scores[player, default: 0] += choice.points
+        history.append(choice)
+        if !choice.scored.isEmpty, !choice.isMatch { passTurn() }
+        return .success(choice)
+    }
+
+    /// The raw score of cards turned up together: 4 for every pair of one rank, 1 for every pair of one
+    /// suit.
+    public static func matchScore(_ cards: [PlayingCard]) -> Int {
+        var total = 0
+        for i in cards.indices {
+            for j in cards.indices where j > i {
+                if cards[i].rank == cards[j].rank { total += 4 }
+                if cards[i].suit == cards[j].suit { total += 1 }
+            }
+        }
+        return total
+    }
+}
+
+/// Why a Matchismo choice or setting was refused.
+public enum MatchismoError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notPlaying
+    case notYourTurn(String?)
+    case stale(Int, Int)
+    case noSuchPosition(Int)
+    case alreadyMatched(PlayingCard)
+    case modeLocked(Int)
+    case badMatchCount(Int)
+    case gameOver
+
+    public var description: String {
+        switch self {
+        case .notPlaying: return "you are not playing in this room"
+        case .notYourTurn(let who): return "it is \(who ?? "nobody")'s turn"
+        case .stale(let seen, let now): return "the board changed since revision \(seen); it is now \(now)"
+        case .noSuchPosition(let p): return "there is no card at \(SetGame.positionName(p))"
+        case .alreadyMatched(let card): return "\(card) is already matched"
+        case .modeLocked(let n): return "the match count is locked at \(n) until a new game"
+        case .badMatchCount(let n): return "a match is 2 to \(MatchismoGame.boardSize) cards, not \(n)"
+        case .gameOver: return "the game is over"
+        }
+    }
+}

@@ -1,0 +1,253 @@
+/// One game of SET: the deck, the shared board, the scores, and the claims that change them.
+///
+/// A value type with no clock and no global randomness: the whole game follows from its options and
+/// seed, so it can be replayed, tested exhaustively, and owned by whoever serialises access to it.
+public struct SetGame: Sendable {
+    /// The room options that shape a game.
+    public struct Options: Equatable, Sendable {
+        /// The variant played.
+        public var mode: SetMode
+        /// Points a wrong claim costs (0 or 1 in rooms).
+        public var wrongClaimPenalty: Int
+
+        /// Creates options; the defaults are the classic game with a 1-point penalty.
+        public init(mode: SetMode = .normal, wrongClaimPenalty: Int = 1) {
+            self.mode = mode
+            self.wrongClaimPenalty = wrongClaimPenalty
+        }
+    }
+
+    /// A set somebody took.
+    public struct TakenSet: Equatable, Sendable {
+        /// Who took it.
+        public var player: String
+        /// The cards, in the order the player named them.
+        public var cards: [Card]
+        /// The board revision after the set left the board.
+        public var revision: Int
+    }
+
+    /// The number of cards the board is refilled to after a set.
+    public static let boardSize = 12
+    /// Chain mode stops dealing extra cards here and lets the next claim break the chain instead; 21
+    /// cards always hold a set (the largest set-free collection has 20), so the board never grows past it.
+    public static let maximumBoardSize = 21
+
+    /// The options the game was started with.
+    public let options: Options
+    /// The seed the deck was shuffled with.
+    public let seed: UInt64
+    /// The cards face up, by position (0 is `a`).
+    public private(set) var board: [Card]
+    /// The cards not yet dealt, the next one first.
+    public var deck: [Card] { undealt.reversed() }
+    /// How many cards are left in the deck.
+    public var deckCount: Int { undealt.count }
+    /// Goes up by one on every change to the board.
+    public private(set) var revision: Int = 1
+    /// Points by player name; a player who has not scored has no entry.
+    public private(set) var scores: [String: Int] = [:]
+    /// Every set taken, in order.
+    public private(set) var takenSets: [TakenSet] = []
+    /// How many wrong claims were made.
+    public private(set) var wrongClaims = 0
+    /// In chain mode, the set the next claim must reuse exactly one card of; `nil` before the first set
+    /// or after the chain broke.
+    public private(set) var chainCards: [Card]?
+
+    /// The undealt cards with the next one last, so dealing is `popLast`.
+    private var undealt: [Card]
+
+    /// Deals a new game: shuffles the mode's deck with `seed` and lays out the board.
+    public init(options: Options = Options(), seed: UInt64) {
+        self.options = options
+        self.seed = seed
+        var generator = SeededGenerator(seed: seed)
+        var cards = options.mode.cards
+        cards.stableShuffle(using: &generator)
+        undealt = cards.reversed()
+        board = []
+        while board.count < Self.boardSize, let card = undealt.popLast() { board.append(card) }
+        dealUntilPlayable()
+        revision = 1
+    }
+
+    /// Whether the game has ended: the deck is empty and no claim is possible.
+    public var isOver: Bool { undealt.isEmpty && !hasClaim }
+
+    /// Points of `player`, 0 if they have none.
+    public func score(of player: String) -> Int { scores[player, default: 0] }
+
+    /// Every valid claim right now, as lists of cards (chain cards first in chain mode).
+    public var possibleClaims: [[Card]] {
+        switch options.mode {
+        case .normal, .junior:
+            return SetRules.allSets(in: board).map { $0.map { board[$0] } }
+        case .ultra:
+            return SetRules.allUltraSets(in: board).map { $0.map { board[$0] } }
+        case .chain:
+            guard let chain = chainCards else {
+                return SetRules.allSets(in: board).map { $0.map { board[$0] } }
+            }
+            return chainClaims(reusing: chain)
+        }
+    }
+
+    /// Whether at least one valid claim exists right now.
+    public var hasClaim: Bool {
+        switch options.mode {
+        case .normal, .junior: return SetRules.containsSet(board)
+        case .chain:
+            guard let chain = chainCards else { return SetRules.containsSet(board) }
+            return !chainClaims(reusing: chain).isEmpty
+        case .ultra: return !SetRules.allUltraSets(in: board).isEmpty
+        }
+    }
+
+    /// A card that belongs to a valid claim, as a hint, or `nil` if there is none.
+    public var hint: Card? { possibleClaims.first?.first }
+
+    private func chainClaims(reusing chain: [Card]) -> [[Card]] {
+        var position = [Int](repeating: -1, count: 81)
+        for (i, card) in board.enumerated() { position[card.index] = i }
+        var claims: [[Card]] = []
+        for reused in chain {
+            for (i, card) in board.enumerated() {
+                let third = SetRules.completing(reused, card)
+                if position[third.index] > i { claims.append([reused, card, third]) }
+            }
+        }
+        return claims
+    }
+
+    /// Applies a claim by `player`. An accepted claim scores 1 and changes the board; a claim that is not
+    /// a valid set costs the penalty; a stale or malformed claim changes nothing.
+    @discardableResult
+    public mutating func claim(_ selection: Selection, by player: String) -> Result<TakenSet, ClaimError> {
+        guard !isOver else { return .failure(.gameOver) }
+        let cards: [Card]
+        switch resolve(selection) {
+        case .success(let resolved): cards = resolved
+        case .failure(let error): return .failure(error)
+        }
+        if let why = whyInvalid(cards) {
+            wrongClaims += 1
+            scores[player, default: 0] -= options.wrongClaimPenalty
+            return .failure(.notSet(why))
+        }
+        scores[player, default: 0] += 1
+        take(cards)
+        let taken = TakenSet(player: player, cards: cards, revision: revision)
+        takenSets.append(taken)
+        return .success(taken)
+    }
+
+    /// Turns a selection into the cards it names, or says why it is stale or malformed.
+    private func resolve(_ selection: Selection) -> Result<[Card], ClaimError> {
+        let needed = options.mode.cardsPerClaim
+        guard selection.picks.count == needed else {
+            return .failure(.malformed("a claim names \(needed) cards, not \(selection.picks.count)"))
+        }
+        var cards: [Card] = []
+        for pick in selection.picks {
+            switch pick {
+            case .position(let position):
+                if let seen = selection.seenRevision, seen != revision {
+                    return .failure(.stale("the board changed since revision \(seen); it is now \(revision)"))
+                }
+                guard board.indices.contains(position) else {
+                    return .failure(.stale("there is no card at \(Self.positionName(position)) now"))
+                }
+                cards.append(board[position])
+            case .card(let card):
+                guard board.contains(card) || (chainCards?.contains(card) ?? false) else {
+                    return .failure(.stale("\(card) is not on the board"))
+                }
+                cards.append(card)
+            }
+        }
+        if let twice = cards.first(where: { card in cards.filter { $0 == card }.count > 1 }) {
+            return .failure(.malformed("\(twice) is named twice"))
+        }
+        return .success(cards)
+    }
+
+    /// The reason resolved cards are not a valid claim in this mode, or `nil` if they are one.
+    private func whyInvalid(_ cards: [Card]) -> String? {
+        switch options.mode {
+        case .normal, .junior:
+            return SetRules.whyNotSet(cards[0], cards[1], cards[2])
+        case .ultra:
+            return SetRules.isUltraSet(cards)
+                ? nil : "no split into two pairs completed by the same card"
+        case .chain:
+            if let chain = chainCards {
+                let reused = cards.filter(chain.contains).count
+                if reused != 1 {
+                    return "chain: a set must reuse exactly one card of the previous set, not \(reused)"
+                }
+            } else if let offBoard = cards.first(where: { !board.contains($0) }) {
+                return "\(offBoard) is not on the board"
+            }
+            return SetRules.whyNotSet(cards[0], cards[1], cards[2])
+        }
+    }
+
+    /// Removes the board cards of an accepted claim, refills or compacts, and deals until playable.
+    private mutating func take(_ cards: [Card]) {
+        let holes = cards.compactMap { board.firstIndex(of: $0) }.sorted()
+        if options.mode == .chain { chainCards = cards }
+        var open = holes[...]
+        // Refill in place only up to the normal board size: a board that had grown shrinks back.
+        while board.count - open.count < Self.boardSize, let hole = open.first, let card = undealt.popLast() {
+            board[hole] = card
+            open = open.dropFirst()
+        }
+        compact(removing: Array(open))
+        revision += 1
+        dealUntilPlayable()
+    }
+
+    /// Closes the gaps left by `holes` (ascending positions): the card in the last position moves into
+    /// the first gap, the next-to-last into the next, and so on, so as few cards move as possible.
+    private mutating func compact(removing holes: [Int]) {
+        guard !holes.isEmpty else { return }
+        let finalCount = board.count - holes.count
+        var movers = (finalCount..<board.count).filter { !holes.contains($0) }
+        for hole in holes where hole < finalCount {
+            board[hole] = board[movers.removeLast()]
+        }
+        board.removeLast(holes.count)
+    }
+
+    /// Deals three more cards at a time while no claim is possible and the deck has cards.
+    private mutating func dealUntilPlayable() {
+        while !hasClaim {
+            if options.mode == .chain, chainCards != nil,
+                undealt.isEmpty || board.count >= Self.maximumBoardSize
+            {
+                chainCards = nil  // No way to continue the chain: the next set starts a new one.
+                continue
+            }
+            guard !undealt.isEmpty else { return }
+            for _ in 0..<3 { if let card = undealt.popLast() { board.append(card) } }
+            revision += 1
+        }
+    }
+
+    /// The protocol name of a board position: `a`…`z`. No mode's board reaches 27 cards (normal and
+    /// junior stop at 21, chain at 23, and an Ultra-free board has at most 12 cards).
+    public static func positionName(_ position: Int) -> String {
+        (0..<26).contains(position) ? String(UnicodeScalar(UInt8(97 + position))) : "#\(position)"
+    }
+
+    /// The position a protocol name (`a`…`z`, either case) stands for, or `nil` if it is not one.
+    public static func position(named name: some StringProtocol) -> Int? {
+        guard name.utf8.count == 1, let byte = name.utf8.first else { return nil }
+        switch byte {
+        case 97...122: return Int(byte) - 97
+        case 65...90: return Int(byte) - 65
+        default: return nil
+        }
+    }
+}
