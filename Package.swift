@@ -14,10 +14,12 @@ let package = Package(
         .target(name: "SetGame"),
         // Client lines to commands and server lines to text. Pure; no sockets.
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
+        // The one thin layer over POSIX sockets, shared by the server and the clients.
+        .target(name: "SetSocket"),
         // The Dispatch shell: sockets, connections, rooms, limits.
-        .target(name: "SetServer", dependencies: ["SetGame", "SetProtocol"]),
+        .target(name: "SetServer", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The client's view of a game, the terminal renderer, and the bots.
-        .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol"]),
+        .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         .executableTarget(name: "setd", dependencies: ["SetServer"]),
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),

@@ -31,14 +31,17 @@ extension Card: CustomStringConvertible, LosslessStringConvertible {
     /// Parses a 4-character code such as `3GHT` (count, colour R|G|P, fill F|H|E, shape T|C|S),
     /// ignoring case.
     public init(code: some StringProtocol) throws(CardCodeError) {
-        let characters = Array(code.uppercased())
+        // Upper-case each character on its own: upper-casing the whole code can change its length
+        // ("ß" becomes "SS"), which would misplace positions and index past the code as typed.
+        let characters = Array(code)
         guard characters.count == 4 else { throw .wrongLength(String(code)) }
         func value(_ at: Int, in letters: [Character], _ attribute: String, _ allowed: String)
             throws(CardCodeError) -> Int
         {
-            guard let value = letters.firstIndex(of: characters[at]) else {
+            let typed = String(characters[at]).uppercased()
+            guard let value = letters.firstIndex(where: { String($0) == typed }) else {
                 throw .badCharacter(
-                    position: at + 1, found: Array(code)[at], attribute: attribute, allowed: allowed)
+                    position: at + 1, found: characters[at], attribute: attribute, allowed: allowed)
             }
             return value
         }

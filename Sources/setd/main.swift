@@ -1,1 +1,3 @@
-print("todo")
+import SetServer
+
+DaemonCommand.main(CommandLine.arguments)

@@ -1,0 +1,145 @@
+import SetGame
+import SetProtocol
+
+/// What a client knows about its room, built only from the lines the server sent.
+///
+/// The terminal client renders it and the bots decide from it; neither trusts the server's text
+/// further than this type checks it.
+public struct GameView: Sendable {
+    /// A seated player as the server last described them.
+    public struct Player: Equatable, Sendable {
+        /// The player's name.
+        public var name: String
+        /// Their score.
+        public var score: Int
+        /// Whether they are connected.
+        public var isOnline: Bool
+    }
+
+    /// One position on the board.
+    public enum Slot: Equatable, Sendable {
+        /// A SET card.
+        case set(Card)
+        /// A Matchismo card face up, or face down when `nil`; `isMatched` when it is out of play.
+        case playing(PlayingCard?, isMatched: Bool)
+        /// A code this client cannot read; counted as a protocol error.
+        case unreadable(String)
+    }
+
+    /// The room's name, or `nil` outside a room.
+    public var room: String?
+    /// `set` or `matchismo`.
+    public var game = "set"
+    /// `playing` or `over`.
+    public var status = "playing"
+    /// The room's options as the server listed them.
+    public var options: [String: String] = [:]
+    /// The board revision.
+    public var revision = 0
+    /// The board, by position.
+    public var board: [Slot] = []
+    /// Cards left to deal.
+    public var deckCount = 0
+    /// The chain cards (SET chain mode).
+    public var chain: [Card] = []
+    /// Whose turn (Matchismo).
+    public var turn: String?
+    /// Seated players in join order.
+    public var players: [Player] = []
+    /// The final scores, once the game is over.
+    public var finalScores: [(name: String, score: Int)]?
+    /// Problems found in what the server sent: bad card codes, duplicate cards.
+    public private(set) var protocolErrors: [String] = []
+
+    /// Creates an empty view.
+    public init() {}
+
+    /// The SET cards on the board, by position; `nil` where a position holds no SET card.
+    public var setCards: [Card?] {
+        board.map { slot in
+            if case .set(let card) = slot { return card }
+            return nil
+        }
+    }
+
+    /// Every valid set on the board, as positions, ignoring chain and ultra rules.
+    public var setsOnBoard: [[Int]] {
+        let cards = setCards
+        guard cards.allSatisfy({ $0 != nil }) else { return [] }
+        return SetRules.allSets(in: cards.map { $0! })
+    }
+
+    /// Applies one server line; returns whether it changed the view.
+    @discardableResult
+    public mutating func apply(_ line: ServerLine) -> Bool {
+        switch line {
+        case .room(let name, let game, _, let status):
+            room = name
+            self.game = game
+            self.status = status
+            if status == "playing" { finalScores = nil }
+        case .options(let pairs):
+            options = Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        case .board(let revision, let cards):
+            self.revision = revision
+            board = cards.map { Self.slot(for: $0.card, game: game) }
+            checkBoard(cards.map(\.position))
+        case .deck(let n):
+            deckCount = n
+        case .chain(let codes):
+            chain = codes.compactMap { Card($0) }
+        case .turn(let name):
+            turn = name == "-" ? nil : name
+        case .player(let name, let score, let isOnline):
+            let player = Player(name: name, score: score, isOnline: isOnline)
+            if let i = players.firstIndex(where: { $0.name == name }) {
+                players[i] = player
+            } else {
+                players.append(player)
+            }
+        case .left(let name):
+            players.removeAll { $0.name == name }
+        case .newGame:
+            players = players.map { Player(name: $0.name, score: 0, isOnline: $0.isOnline) }
+            finalScores = nil
+            chain = []
+        case .over(let scores):
+            finalScores = scores
+            status = "over"
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Forgets the room, for `LEAVE` or before a new snapshot.
+    public mutating func reset() {
+        let errors = protocolErrors
+        self = GameView()
+        protocolErrors = errors
+    }
+
+    private static func slot(for code: String, game: String) -> Slot {
+        if game == "matchismo" {
+            if code == "??" { return .playing(nil, isMatched: false) }
+            let isMatched = code.hasPrefix("=")
+            if let card = PlayingCard(code: isMatched ? code.dropFirst() : Substring(code)) {
+                return .playing(card, isMatched: isMatched)
+            }
+            return .unreadable(code)
+        }
+        if let card = Card(code) { return .set(card) }
+        return .unreadable(code)
+    }
+
+    private mutating func checkBoard(_ positions: [String]) {
+        for (i, slot) in board.enumerated() {
+            if case .unreadable(let code) = slot { protocolErrors.append("unreadable card '\(code)'") }
+            if positions[i] != SetGame.positionName(i) {
+                protocolErrors.append("position \(positions[i]) out of order at \(i)")
+            }
+        }
+        let cards = setCards.compactMap { $0 }
+        if Set(cards).count != cards.count { protocolErrors.append("a card twice on the board") }
+    }
+}

@@ -1,0 +1,138 @@
+extension Command {
+    /// Every verb with its argument synopsis, for `HELP` and for error messages.
+    public static let synopses: [(verb: String, usage: String)] = [
+        ("HELLO", "HELLO <name>"),
+        ("RESUME", "RESUME <token>"),
+        ("ROOMS", "ROOMS"),
+        ("JOIN", "JOIN <room> [set|matchismo] [<option>=<value> ...]"),
+        ("LEAVE", "LEAVE"),
+        ("STATE", "STATE"),
+        ("CHOOSE", "CHOOSE <pos|card> ... [@<rev>]"),
+        ("HINT", "HINT"),
+        ("NEW", "NEW [<option>=<value> ...]"),
+        ("HISTORY", "HISTORY [<room>]"),
+        ("CHAT", "CHAT <text>"),
+        ("WATCH", "WATCH <room>"),
+        ("PING", "PING"),
+        ("HELP", "HELP"),
+        ("QUIT", "QUIT"),
+    ]
+
+    /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
+    public static let maximumPicks = 8
+
+    /// Parses one line (without its terminator). Verbs are case-insensitive; arguments are separated by
+    /// runs of spaces or tabs.
+    public static func parse(_ bytes: [UInt8]) -> Result<Command, ProtocolError> {
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ProtocolError("-", .badUTF8, "the line is not valid UTF-8"))
+        }
+        return parse(line)
+    }
+
+    /// Parses one line of text.
+    public static func parse(_ line: String) -> Result<Command, ProtocolError> {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let first = words.first else {
+            return .failure(ProtocolError("-", .unknown, "empty line; type HELP"))
+        }
+        let verb = first.uppercased()
+        let args = words.dropFirst().map(String.init)
+        func usage() -> ProtocolError {
+            let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb
+            return ProtocolError(verb, .args, "usage: \(synopsis)")
+        }
+        func none(_ command: Command) -> Result<Command, ProtocolError> {
+            args.isEmpty ? .success(command) : .failure(usage())
+        }
+        func one(_ make: (String) -> Command) -> Result<Command, ProtocolError> {
+            args.count == 1 ? .success(make(args[0])) : .failure(usage())
+        }
+        switch verb {
+        case "HELLO": return one { .hello(name: $0) }
+        case "RESUME": return one { .resume(token: $0) }
+        case "ROOMS": return none(.rooms)
+        case "LEAVE": return none(.leave)
+        case "STATE": return none(.state)
+        case "HINT": return none(.hint)
+        case "PING": return none(.ping)
+        case "HELP": return none(.help)
+        case "QUIT": return none(.quit)
+        case "WATCH": return one { .watch(room: $0) }
+        case "HISTORY":
+            guard args.count <= 1 else { return .failure(usage()) }
+            return .success(.history(room: args.first))
+        case "CHAT":
+            let text = TextRules.sanitized(line.drop { $0 != " " && $0 != "\t" })
+            guard !text.isEmpty else { return .failure(usage()) }
+            return .success(.chat(text: text))
+        case "JOIN":
+            guard let room = args.first else { return .failure(usage()) }
+            var rest = args.dropFirst()
+            var game: GameKind?
+            if let word = rest.first, !word.contains("=") {
+                guard let kind = GameKind(rawValue: word.lowercased()) else {
+                    return .failure(
+                        ProtocolError(verb, .badOption, "unknown game '\(word)'; games: set, matchismo"))
+                }
+                game = kind
+                rest = rest.dropFirst()
+            }
+            return parseOptions(rest, verb: verb).map { .join(room: room, game: game, options: $0) }
+        case "NEW":
+            return parseOptions(args[...], verb: verb).map { .new(options: $0) }
+        case "CHOOSE":
+            return parseChoose(args, usage: usage())
+        default:
+            let shown = TextRules.sanitized(first.prefix(20))
+            return .failure(ProtocolError("-", .unknown, "unknown command '\(shown)'; type HELP"))
+        }
+    }
+
+    private static func parseOptions(_ words: ArraySlice<String>, verb: String)
+        -> Result<[String: String], ProtocolError>
+    {
+        var options: [String: String] = [:]
+        for word in words {
+            let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                return .failure(
+                    ProtocolError(
+                        verb, .badOption, "'\(TextRules.sanitized(word.prefix(32)))' is not <option>=<value>")
+                )
+            }
+            options[parts[0].lowercased()] = String(parts[1])
+        }
+        return .success(options)
+    }
+
+    private static func parseChoose(_ args: [String], usage: ProtocolError) -> Result<Command, ProtocolError>
+    {
+        var words = args
+        var revision: Int?
+        if let last = words.last, last.hasPrefix("@") {
+            guard let number = Int(last.dropFirst()), number >= 0 else {
+                return .failure(
+                    ProtocolError(
+                        "CHOOSE", .args,
+                        "'\(TextRules.sanitized(last.prefix(24)))' is not a revision like @17"))
+            }
+            revision = number
+            words.removeLast()
+        }
+        // `CHOOSE afk` is three positions typed without spaces; two letters are a playing card (`QD`).
+        if words.count == 1, words[0].count > 2, words[0].allSatisfy({ $0.isLetter && $0.isASCII }),
+            words[0].count <= maximumPicks
+        {
+            words = words[0].map { String($0) }
+        }
+        guard !words.isEmpty, words.count <= maximumPicks else { return .failure(usage) }
+        let picks = words.map { word -> Pick in
+            if word.utf8.count == 1, let byte = word.utf8.first, (0x61...0x7A).contains(byte | 0x20) {
+                return .position(Int(byte | 0x20) - 0x61)
+            }
+            return .code(word)
+        }
+        return .success(.choose(picks: picks, revision: revision))
+    }
+}

@@ -1,0 +1,68 @@
+/// A command a client sent, parsed from one line.
+public enum Command: Equatable, Sendable {
+    /// `HELLO <name>`: take a name; the reply carries the token for `RESUME`.
+    case hello(name: String)
+    /// `RESUME <token>`: take back a seat kept after a drop.
+    case resume(token: String)
+    /// `ROOMS`: list the public rooms.
+    case rooms
+    /// `JOIN <room> [<game>] [<option>=<value> ...]`: join a room, creating it if needed.
+    case join(room: String, game: GameKind?, options: [String: String])
+    /// `LEAVE`: leave the room (or stop watching).
+    case leave
+    /// `STATE`: the room's snapshot again.
+    case state
+    /// `CHOOSE <card> ... [@<rev>]`: claim a set (SET) or turn a card (Matchismo).
+    case choose(picks: [Pick], revision: Int?)
+    /// `HINT`: one card of a valid claim.
+    case hint
+    /// `NEW [<option>=<value> ...]`: start a new game (or vote for one).
+    case new(options: [String: String])
+    /// `HISTORY [<room>]`: the sets or choices of the game, and past games.
+    case history(room: String?)
+    /// `CHAT <text>`: say something to the room.
+    case chat(text: String)
+    /// `WATCH <room>`: follow a room as a spectator.
+    case watch(room: String)
+    /// `PING`: check the connection.
+    case ping
+    /// `HELP`: list the commands.
+    case help
+    /// `QUIT`: say goodbye; the server closes after the reply.
+    case quit
+
+    /// One card named in a `CHOOSE`.
+    public enum Pick: Equatable, Sendable {
+        /// A board position, `a` being 0.
+        case position(Int)
+        /// A card code as typed, parsed by the room's game (a SET code or a playing card).
+        case code(String)
+    }
+
+    /// The upper-cased verb, as used in the reply's final line.
+    public var verb: String {
+        switch self {
+        case .hello: return "HELLO"
+        case .resume: return "RESUME"
+        case .rooms: return "ROOMS"
+        case .join: return "JOIN"
+        case .leave: return "LEAVE"
+        case .state: return "STATE"
+        case .choose: return "CHOOSE"
+        case .hint: return "HINT"
+        case .new: return "NEW"
+        case .history: return "HISTORY"
+        case .chat: return "CHAT"
+        case .watch: return "WATCH"
+        case .ping: return "PING"
+        case .help: return "HELP"
+        case .quit: return "QUIT"
+        }
+    }
+}
+
+/// The games a room can host.
+public enum GameKind: String, Sendable, CaseIterable {
+    case set
+    case matchismo
+}

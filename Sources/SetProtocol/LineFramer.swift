@@ -1,0 +1,70 @@
+/// Splits a byte stream into lines ending in LF (a CR before the LF is dropped), capping line length.
+///
+/// A line longer than ``maximumLineLength`` is reported once as ``Frame/tooLong(prefix:)`` and the rest of
+/// it, up to the next LF, is thrown away, so a client can never make the framer buffer more than the cap.
+public struct LineFramer: Sendable {
+    /// One unit the framer produced.
+    public enum Frame: Equatable, Sendable {
+        /// A complete line without its terminator.
+        case line([UInt8])
+        /// A line that went over the cap; `prefix` is its start, for the error message.
+        case tooLong(prefix: [UInt8])
+    }
+
+    /// The protocol's line cap, in bytes, not counting the line terminator.
+    public static let maximumLineLength = 1024
+
+    /// The cap this framer enforces.
+    public let maximumLineLength: Int
+    private var pending: [UInt8] = []
+    private var isDiscarding = false
+
+    /// Creates a framer with the given cap.
+    public init(maximumLineLength: Int = LineFramer.maximumLineLength) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Bytes of an unfinished line held so far.
+    public var bufferedCount: Int { pending.count }
+
+    /// Feeds bytes and calls `body` with every frame they complete, in order.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer, _ body: (Frame) -> Void) {
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            let newline = bytes[start...].firstIndex(of: 0x0A)
+            let end = newline ?? count
+            if !isDiscarding {
+                let room = maximumLineLength + 1 - pending.count  // +1 leaves space for a CR before LF
+                if end - start > room {
+                    pending.append(contentsOf: bytes[start..<(start + min(room, end - start))])
+                    body(.tooLong(prefix: Array(pending.prefix(64))))
+                    pending.removeAll(keepingCapacity: false)
+                    isDiscarding = true
+                } else {
+                    pending.append(contentsOf: bytes[start..<end])
+                }
+            }
+            guard newline != nil else { break }
+            if isDiscarding {
+                isDiscarding = false
+            } else {
+                if pending.last == 0x0D { pending.removeLast() }
+                if pending.count > maximumLineLength {
+                    body(.tooLong(prefix: Array(pending.prefix(64))))
+                } else {
+                    body(.line(pending))
+                }
+                pending.removeAll(keepingCapacity: pending.count <= 256)
+            }
+            start = end + 1
+        }
+    }
+
+    /// Feeds bytes and returns the frames they complete.
+    public mutating func append(_ bytes: [UInt8]) -> [Frame] {
+        var frames: [Frame] = []
+        bytes.withUnsafeBytes { append($0) { frames.append($0) } }
+        return frames
+    }
+}

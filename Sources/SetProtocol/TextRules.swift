@@ -1,0 +1,72 @@
+/// The protocol's rules for names and free text.
+public enum TextRules {
+    /// Longest player or room name.
+    public static let maximumNameLength = 16
+
+    /// Whether `name` is 1–16 of `A–Z a–z 0–9 _ -`.
+    public static func isValidName(_ name: some StringProtocol) -> Bool {
+        let bytes = name.utf8
+        guard (1...maximumNameLength).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x2D: return true
+            default: return false
+            }
+        }
+    }
+
+    /// Removes control characters and terminal escape sequences, so text from one player cannot move
+    /// another player's cursor, recolour their screen or split a protocol line.
+    public static func sanitized(_ text: some StringProtocol) -> String {
+        var result = String.UnicodeScalarView()
+        var scalars = String(text).unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" || scalar == "\u{9B}" {
+                skipEscapeSequence(after: scalar, in: &scalars)
+            } else if scalar == "\t" {
+                result.append(" ")
+            } else if !isControl(scalar) {
+                result.append(scalar)
+            }
+        }
+        return String(result).trimmingSpaces()
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    /// Consumes the rest of an ESC / CSI sequence: CSI parameters up to a final byte, an OSC string up to
+    /// BEL or ST, or the single character after a bare ESC.
+    private static func skipEscapeSequence(
+        after introducer: Unicode.Scalar, in scalars: inout String.UnicodeScalarView.Iterator
+    ) {
+        let kind = introducer == "\u{9B}" ? "[" : scalars.next()
+        switch kind {
+        case "[":
+            while let s = scalars.next(), !(0x40...0x7E).contains(s.value) {}
+        case "]", "P", "X", "^", "_":
+            var previous: Unicode.Scalar?
+            while let s = scalars.next() {
+                if s == "\u{07}" || (previous == "\u{1B}" && s == "\\") { break }
+                previous = s
+            }
+        default:
+            break  // A two-character escape: the character after ESC is already consumed.
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces.
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " }),
+            let last = scalars.lastIndex(where: { $0 != " " })
+        else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}

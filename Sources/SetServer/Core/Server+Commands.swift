@@ -1,0 +1,238 @@
+import SetGame
+import SetProtocol
+
+extension Server {
+    /// Handles one framed line from `connection`: every command gets exactly one final line, and the
+    /// events it causes go out before that line.
+    func received(_ frame: LineFramer.Frame, from connection: Connection) {
+        let bytes: [UInt8]
+        switch frame {
+        case .tooLong:
+            connection.send(
+                ProtocolError(
+                    "-", .tooLong,
+                    "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded"
+                ).line)
+            return
+        case .line(let line):
+            bytes = line
+        }
+        // A blank line is not a command: people press Enter in nc by habit.
+        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        let now = Clock.now()
+        let parsed = Command.parse(bytes)
+        guard connection.limiter.admit(at: now) else {
+            let verb = (try? parsed.get())?.verb ?? "-"
+            connection.send(
+                ProtocolError(
+                    verb, .slowDown,
+                    "more than \(Int(Limits.commandsPerSecond)) commands a second; wait a moment"
+                ).line)
+            if connection.limiter.refusedInARow >= Limits.floodDisconnectAfter {
+                logger.warn("flood", ["id": connection.id, "peer": connection.peer])
+                connection.send(.bye("flood"))
+                connection.finish()
+            }
+            return
+        }
+        switch parsed {
+        case .failure(let error):
+            connection.send(error.line)
+        case .success(let command):
+            logger.debug("command", ["id": connection.id, "verb": command.verb])
+            let reply = run(command, from: connection, at: now)
+            switch reply {
+            case .success(let lines): for line in lines { connection.send(line) }
+            case .failure(let error): connection.send(error.line)
+            }
+            if case .quit = command { connection.finish() }
+        }
+    }
+
+    /// Runs one command; returns the reply's lines (data lines, then the final `OK`) or its error.
+    private func run(_ command: Command, from connection: Connection, at now: Double) -> Result<
+        [ServerLine], ProtocolError
+    > {
+        let verb = command.verb
+        func ok(_ detail: String = "", data: [ServerLine] = []) -> Result<[ServerLine], ProtocolError> {
+            .success(data + [.ok(verb: verb, detail: detail)])
+        }
+        func fail(_ code: ErrorCode, _ text: String) -> Result<[ServerLine], ProtocolError> {
+            .failure(ProtocolError(verb, code, text))
+        }
+        func named() -> Result<Session, ProtocolError> {
+            guard let session = connection.session else {
+                return .failure(ProtocolError(verb, .noName, "say HELLO <name> first"))
+            }
+            return .success(session)
+        }
+        func seated() -> Result<(Session, Room), ProtocolError> {
+            named().flatMap { session in
+                guard let room = session.room else {
+                    return .failure(ProtocolError(verb, .noRoom, "JOIN a room first"))
+                }
+                return .success((session, room))
+            }
+        }
+
+        switch command {
+        case .ping:
+            return ok()
+        case .help:
+            return ok(data: Command.synopses.map { .help($0.usage) })
+        case .quit:
+            if let session = connection.session {
+                connection.session = nil
+                release(session)
+            }
+            return ok()
+        case .rooms:
+            let listed = rooms.values.sorted { $0.name < $1.name }
+            return ok("\(listed.count)", data: listed.map(\.roomLine))
+        case .hello(let name):
+            guard connection.session == nil else {
+                return fail(.already, "you are \(connection.session!.name)")
+            }
+            guard TextRules.isValidName(name) else {
+                return fail(.badName, "a name is 1-16 of A-Z a-z 0-9 _ -")
+            }
+            guard sessionsByName[name] == nil else {
+                return fail(.taken, "\(name) is playing; pick another name")
+            }
+            let session = Session(name: name, token: Session.makeToken(), connection: connection)
+            sessionsByName[name] = session
+            sessionsByToken[session.token] = session
+            connection.session = session
+            logger.info("hello", ["id": connection.id, "name": name])
+            return ok("\(name) \(session.token)")
+        case .resume(let token):
+            guard connection.session == nil else {
+                return fail(.already, "you are \(connection.session!.name)")
+            }
+            guard let session = sessionsByToken[token] else {
+                return fail(
+                    .badToken,
+                    "no player has that token (it expires \(Int(configuration.grace)) s after a drop)")
+            }
+            if let old = session.connection {
+                old.session = nil
+                old.send(.bye("resumed elsewhere"))
+                old.finish()
+            }
+            session.connection = connection
+            session.awaySince = nil
+            connection.session = session
+            logger.info("resume", ["id": connection.id, "name": session.name])
+            guard let room = session.room else { return ok("\(session.name) -") }
+            room.presenceChanged(session)
+            return ok("\(session.name) \(room.name)", data: room.snapshot)
+        case .join(let name, let game, let options):
+            return named().flatMap { session in
+                join(name, game: game, options: options, session: session, connection: connection, at: now)
+            }
+        case .watch(let name):
+            guard let room = rooms[name] else {
+                return fail(.noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
+            }
+            if let session = connection.session, let seat = session.room {
+                seat.unseat(session)
+                removeIfEmpty(seat)
+            }
+            if let watched = connection.watching { watched.removeSpectator(connection) }
+            room.addSpectator(connection)
+            return ok(room.name, data: room.snapshot)
+        case .leave:
+            if let room = connection.watching {
+                room.removeSpectator(connection)
+                removeIfEmpty(room)
+                return ok(room.name)
+            }
+            return seated().flatMap { session, room in
+                room.unseat(session)
+                removeIfEmpty(room)
+                return ok(room.name)
+            }
+        case .state:
+            if let room = connection.watching { return ok(data: room.snapshot) }
+            return seated().flatMap { _, room in ok(data: room.snapshot) }
+        case .choose(let picks, let revision):
+            return seated().flatMap { session, room in
+                room.choose(picks, revision: revision, by: session, at: now).flatMap { ok($0) }
+            }
+        case .hint:
+            return seated().flatMap { _, room in room.hint().flatMap { ok(data: [$0]) } }
+        case .new(let options):
+            return seated().flatMap { session, room in
+                room.requestNewGame(by: session, options: options, at: now).flatMap { ok($0) }
+            }
+        case .history(let name):
+            if let name {
+                guard let room = rooms[name] else {
+                    return fail(.noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
+                }
+                let lines = room.historyLines()
+                return ok("\(lines.count)", data: lines)
+            }
+            guard let room = connection.watching ?? connection.session?.room else {
+                return fail(.noRoom, "JOIN a room first, or say HISTORY <room>")
+            }
+            let lines = room.historyLines()
+            return ok("\(lines.count)", data: lines)
+        case .chat(let text):
+            return named().flatMap { session in
+                guard let room = session.room ?? connection.watching else {
+                    return fail(.noRoom, "JOIN a room first")
+                }
+                room.broadcast([.chat(name: session.name, text: text)])
+                return ok()
+            }
+        }
+    }
+
+    private func join(
+        _ name: String, game: GameKind?, options: [String: String], session: Session, connection: Connection,
+        at now: Double
+    ) -> Result<[ServerLine], ProtocolError> {
+        guard TextRules.isValidName(name) else {
+            return .failure(ProtocolError("JOIN", .badName, "a room name is 1-16 of A-Z a-z 0-9 _ -"))
+        }
+        let room: Room
+        if let existing = rooms[name] {
+            if let game, game != existing.options.game {
+                return .failure(
+                    ProtocolError("JOIN", .mismatch, "\(name) is a \(existing.options.game.rawValue) room"))
+            }
+            switch existing.options.applying(options, verb: "JOIN") {
+            case .failure(let error): return .failure(error)
+            case .success(let asked) where asked != existing.options:
+                let current = existing.options.pairs.map { "\($0)=\($1)" }.joined(separator: " ")
+                return .failure(ProtocolError("JOIN", .mismatch, "\(name) already exists with \(current)"))
+            case .success: room = existing
+            }
+        } else {
+            guard rooms.count < configuration.maxRooms else {
+                return .failure(
+                    ProtocolError(
+                        "JOIN", .tooManyRooms,
+                        "the server has \(configuration.maxRooms) rooms; join one of them"))
+            }
+            switch RoomOptions(game: game ?? .set).applying(options, verb: "JOIN") {
+            case .failure(let error): return .failure(error)
+            case .success(let created):
+                room = Room(name: name, options: created, seed: makeRoomSeed(for: name), now: now)
+                rooms[name] = room
+                logger.info("room-created", ["room": name, "game": created.game.rawValue])
+            }
+        }
+        if let watched = connection.watching {
+            watched.removeSpectator(connection)
+            if watched !== room { removeIfEmpty(watched) }
+        }
+        if let current = session.room, current !== room {
+            current.unseat(session)
+            removeIfEmpty(current)
+        }
+        room.seat(session)
+        return .success(room.snapshot + [.ok(verb: "JOIN", detail: room.name)])
+    }
+}

@@ -1,0 +1,46 @@
+/// What a host can set on the command line, with the defaults a LAN party needs.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// The address to listen on; `nil` is every interface, IPv6 and IPv4.
+    public var host: String?
+    /// The TCP port; 0 picks a free one.
+    public var port: UInt16 = 7777
+    /// Connections held at once; the next one gets `ERR - FULL` and is closed.
+    public var maxClients = 20_000
+    /// Rooms at once.
+    public var maxRooms = 5_000
+    /// Seconds a dropped player keeps seat and score, waiting for `RESUME`.
+    public var grace: Double = 120
+    /// Seconds without a command before a connection gets `BYE idle`.
+    public var idleTimeout: Double = 600
+    /// The lowest level logged.
+    public var logLevel: LogLevel = .info
+    /// Makes every room's deals reproducible when set.
+    public var seed: UInt64?
+
+    /// Creates the default configuration.
+    public init() {}
+}
+
+/// Limits that protect the server and everyone on it; each has a test that hits it.
+enum Limits {
+    /// A client that stops reading can make us hold at most this much output for it before we drop it;
+    /// 1 MiB is hundreds of board updates, far more than any reader that is merely slow falls behind.
+    static let maximumOutputBytes = 1 << 20
+    /// Sustained commands per second per connection; a person types a few, a fast bot a few dozen.
+    static let commandsPerSecond = 100.0
+    /// The burst allowed above the sustained rate, so that pipelined start-up commands pass.
+    static let commandBurst = 200.0
+    /// Refused commands in a row after which a flooding connection is closed.
+    static let floodDisconnectAfter = 1_000
+    /// Seconds a closing connection may take to drain its last lines before it is cut.
+    static let closingDeadline = 5.0
+    /// Without `@<rev>`, positions are read against the board as it was this many seconds ago: a person
+    /// cannot have seen a board younger than that, so a change this recent makes the claim stale.
+    static let reactionWindow = 1.0
+    /// Bytes read from a socket per system call.
+    static let readChunk = 64 * 1024
+    /// Reads per readiness event, so one busy client cannot starve the others.
+    static let readsPerEvent = 4
+    /// How often the sweep for idle connections and expired seats runs, in seconds.
+    static let sweepInterval = 1.0
+}

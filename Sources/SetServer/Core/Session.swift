@@ -1,0 +1,31 @@
+/// A named player: identity, token and seat, which outlive a dropped connection for the grace period.
+///
+/// Touched only on the server's queue.
+final class Session: @unchecked Sendable {
+    let name: String
+    /// The secret that `RESUME` presents to take this session back.
+    let token: String
+    /// The connection speaking for the player now, or `nil` while they are away.
+    var connection: Connection?
+    /// The room the player is seated in.
+    var room: Room?
+    /// When the connection dropped, for the grace period.
+    var awaySince: Double?
+
+    init(name: String, token: String, connection: Connection) {
+        self.name = name
+        self.token = token
+        self.connection = connection
+    }
+
+    var isOnline: Bool { connection != nil }
+
+    /// 128 random bits as hex; the token is all that stands between a stranger and a seat.
+    static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

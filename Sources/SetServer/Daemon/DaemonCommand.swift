@@ -1,0 +1,151 @@
+import Dispatch
+import SetSocket
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `setd` command line: parses arguments, starts the server and runs until a signal.
+public enum DaemonCommand {
+    /// The version `--version` prints.
+    public static let version = "setd 1.0.0 (protocol 1)"
+
+    /// The text `--help` prints.
+    public static let usage = """
+        USAGE: setd [--host ADDR] [--port N] [--max-clients N] [--max-rooms N] [--grace SECONDS]
+                    [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
+
+        Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`.
+
+        OPTIONS:
+          --host ADDR            address to listen on (default: every interface, IPv6 and IPv4)
+          --port N               TCP port, 0 for any free one (default: 7777)
+          --max-clients N        connections at once; the next gets ERR - FULL (default: 20000)
+          --max-rooms N          rooms at once (default: 5000)
+          --grace SECONDS        a dropped player keeps seat and score this long (default: 120)
+          --idle-timeout SECONDS close connections silent this long (default: 600)
+          --log-level LEVEL      lowest level logged to stderr (default: info)
+          --seed N               make every room's deals reproducible
+          -h, --help             show this help
+          --version              show the version
+        """
+
+    /// Why the command line was refused.
+    public struct UsageError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// What the command line asks for.
+    public enum Action: Equatable {
+        case run(ServerConfiguration)
+        case help
+        case version
+    }
+
+    /// Parses arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
+        var configuration = ServerConfiguration()
+        var rest = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            return value
+        }
+        func number<T: FixedWidthInteger>(_ flag: String, _ range: ClosedRange<T>) throws(UsageError) -> T {
+            let text = try value(flag)
+            guard let n = T(text), range.contains(n) else {
+                throw UsageError(
+                    description:
+                        "\(flag) takes a number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            }
+            return n
+        }
+        func seconds(_ flag: String) throws(UsageError) -> Double {
+            let text = try value(flag)
+            guard let n = Double(text), n > 0, n.isFinite else {
+                throw UsageError(description: "\(flag) takes a positive number of seconds, not '\(text)'")
+            }
+            return n
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "-h", "--help": return .help
+            case "--version": return .version
+            case "--host": configuration.host = try value(flag)
+            case "--port": configuration.port = try number(flag, 0...65535)
+            case "--max-clients": configuration.maxClients = try number(flag, 1...1_000_000)
+            case "--max-rooms": configuration.maxRooms = try number(flag, 1...1_000_000)
+            case "--grace": configuration.grace = try seconds(flag)
+            case "--idle-timeout": configuration.idleTimeout = try seconds(flag)
+            case "--seed": configuration.seed = try number(flag, 0...UInt64.max)
+            case "--log-level":
+                let name = try value(flag)
+                guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {
+                    throw UsageError(description: "--log-level is debug, info, warn or error, not '\(name)'")
+                }
+                configuration.logLevel = level
+            default:
+                throw UsageError(description: "unknown option '\(flag)'; see setd --help")
+            }
+        }
+        return .run(configuration)
+    }
+
+    /// Runs `setd` with the process's arguments; never returns.
+    public static func main(_ arguments: [String]) -> Never {
+        let action: Action
+        do {
+            action = try parse(Array(arguments.dropFirst()))
+        } catch {
+            printError("setd: \(error)")
+            exit(2)
+        }
+        switch action {
+        case .help:
+            print(usage)
+            exit(0)
+        case .version:
+            print(version)
+            exit(0)
+        case .run(let configuration):
+            raiseDescriptorLimit()
+            let server = Server(configuration: configuration)
+            let port: UInt16
+            do {
+                port = try server.start()
+            } catch {
+                printError("setd: cannot listen on port \(configuration.port): \(error)")
+                exit(1)
+            }
+            server.exitOnSignals()
+            var banner = "setd listening on port \(port); friends can connect with:\n"
+            let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
+            for address in addresses {
+                banner +=
+                    address.contains(":")
+                    ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
+            }
+            // Unbuffered, so that a script reading the port sees it at once.
+            write(1, banner)
+            dispatchMain()
+        }
+    }
+
+    private static func printError(_ text: String) { write(2, text + "\n") }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Lifts the soft descriptor limit to the hard one: 10,000 players need 10,000 descriptors.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
+    }
+
+    #if canImport(Glibc)
+        private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #endif
+}

@@ -1,0 +1,178 @@
+import SetGame
+import SetProtocol
+
+extension Room {
+    /// Applies `CHOOSE` from `session`: broadcasts what happened and returns the reply's detail.
+    func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Double)
+        -> Result<String, ProtocolError>
+    {
+        switch game {
+        case .set(var setGame):
+            defer { game = .set(setGame) }
+            return claim(picks, revision: revision, by: session, in: &setGame, at: now)
+        case .matchismo(var matchismo):
+            defer { game = .matchismo(matchismo) }
+            return turn(picks, revision: revision, by: session, in: &matchismo, at: now)
+        }
+    }
+
+    private func claim(
+        _ picks: [Command.Pick], revision: Int?, by session: Session, in setGame: inout SetGame,
+        at now: Double
+    ) -> Result<String, ProtocolError> {
+        var selection = Selection([])
+        for pick in picks {
+            switch pick {
+            case .position(let position):
+                selection.picks.append(.position(position))
+            case .code(let code):
+                do {
+                    selection.picks.append(.card(try Card(code: code)))
+                } catch {
+                    return .failure(ProtocolError("CHOOSE", .args, "\(error)"))
+                }
+            }
+        }
+        let hasPositions = selection.picks.contains { if case .position = $0 { true } else { false } }
+        if hasPositions { selection.seenRevision = revision ?? assumedSeenRevision(at: now) }
+        // What the player named, for the WRONG event: read before the board changes.
+        let named = selection.picks.map { pick -> String in
+            switch pick {
+            case .position(let p): return setGame.board.indices.contains(p) ? setGame.board[p].code : "?"
+            case .card(let card): return card.code
+            }
+        }
+        let before = setGame.revision
+        switch setGame.claim(selection, by: session.name) {
+        case .success(let taken):
+            noteBoardChange(from: before, at: now)
+            historyTimes.append(now)
+            var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
+            game = .set(setGame)
+            lines += [boardLine, deckLine, playerLine(session)]
+            if let chain = chainLine { lines.append(chain) }
+            if setGame.isOver { lines += [roomLine, overLine] }
+            broadcast(lines)
+            return .success(taken.cards.map(\.code).joined(separator: " "))
+        case .failure(.notSet(let why)):
+            let penalty = setGame.options.wrongClaimPenalty
+            game = .set(setGame)
+            var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
+            if penalty > 0 { lines.append(playerLine(session)) }
+            broadcast(lines)
+            return .failure(ProtocolError("CHOOSE", .notSet, why))
+        case .failure(.stale(let why)):
+            return .failure(ProtocolError("CHOOSE", .stale, why))
+        case .failure(.malformed(let why)):
+            return .failure(ProtocolError("CHOOSE", .args, why))
+        case .failure(.gameOver):
+            return .failure(ProtocolError("CHOOSE", .over, "the game is over; NEW starts another"))
+        }
+    }
+
+    private func turn(
+        _ picks: [Command.Pick], revision: Int?, by session: Session, in matchismo: inout MatchismoGame,
+        at now: Double
+    ) -> Result<String, ProtocolError> {
+        guard picks.count == 1, let pick = picks.first else {
+            return .failure(
+                ProtocolError("CHOOSE", .args, "in Matchismo you turn one card at a time: CHOOSE <pos>"))
+        }
+        let position: Int
+        switch pick {
+        case .position(let p):
+            position = p
+        case .code(let code):
+            guard let card = PlayingCard(code: code) else {
+                let shown = TextRules.sanitized(code.prefix(8))
+                return .failure(
+                    ProtocolError("CHOOSE", .args, "'\(shown)' is not a position or a card like QD or 10H"))
+            }
+            guard let p = matchismo.slots.firstIndex(where: { $0.card == card }) else {
+                return .failure(ProtocolError("CHOOSE", .stale, "\(card.code) is not on the board"))
+            }
+            position = p
+        }
+        // Matchismo cards never move, so a position always means the card the player saw: only an explicit
+        // revision can make a choice stale.
+        switch matchismo.choose(position, by: session.name, seenRevision: revision) {
+        case .success(let choice):
+            historyTimes.append(now)
+            game = .matchismo(matchismo)
+            var lines: [ServerLine] = [
+                .chose(name: session.name, points: choice.points, text: choice.text), boardLine,
+                playerLine(session),
+                turnLine,
+            ]
+            if matchismo.isOver { lines += [roomLine, overLine] }
+            broadcast(lines)
+            return .success(matchismo.slots[position].card.code)
+        case .failure(let error):
+            let code: ErrorCode
+            switch error {
+            case .notYourTurn: code = .notYourTurn
+            case .stale: code = .stale
+            case .gameOver: code = .over
+            case .notPlaying: code = .noRoom
+            case .noSuchPosition, .alreadyMatched, .badMatchCount: code = .args
+            case .modeLocked: code = .locked
+            }
+            return .failure(ProtocolError("CHOOSE", code, error.description))
+        }
+    }
+
+    /// The `HINT` reply's data line.
+    func hint() -> Result<ServerLine, ProtocolError> {
+        guard case .set(let setGame) = game else {
+            return .failure(ProtocolError("HINT", .noHints, "Matchismo has no hints"))
+        }
+        guard options.hintsEnabled else {
+            return .failure(ProtocolError("HINT", .noHints, "hints are off in this room"))
+        }
+        guard !setGame.isOver else {
+            return .failure(ProtocolError("HINT", .over, "the game is over; NEW starts another"))
+        }
+        // Hint a card that is on the board; in chain mode a claim also holds a card of the previous set.
+        guard let claim = setGame.possibleClaims.first,
+            let position = claim.lazy.compactMap({ setGame.board.firstIndex(of: $0) }).first
+        else { return .failure(ProtocolError("HINT", .over, "no set on the board")) }
+        return .success(.hint(position: SetGame.positionName(position), card: setGame.board[position].code))
+    }
+
+    /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
+    /// counts a vote and restarts on a majority of the online players.
+    func requestNewGame(by session: Session, options requested: [String: String], at now: Double)
+        -> Result<String, ProtocolError>
+    {
+        let newOptions: RoomOptions
+        switch options.applying(requested, verb: "NEW") {
+        case .success(let applied): newOptions = applied
+        case .failure(let error): return .failure(error)
+        }
+        let online = onlineCount
+        votes.insert(session.name)
+        let needed = online / 2 + 1
+        guard isOver || online <= 1 || votes.count >= needed else {
+            broadcast([.vote(name: session.name, votes: votes.count, needed: needed)])
+            return .success("voted \(votes.count)/\(needed)")
+        }
+        restart(with: newOptions, at: now)
+        broadcast([.newGame(session.name)] + snapshot)
+        return .success("started")
+    }
+
+    /// The `HISTORY` data lines for the current game.
+    func historyLines() -> [ServerLine] {
+        func seconds(_ i: Int) -> Int { i < historyTimes.count ? Int(historyTimes[i] - startedAt) : 0 }
+        switch game {
+        case .set(let setGame):
+            return setGame.takenSets.enumerated().map { i, taken in
+                .history((["\(seconds(i))", taken.player] + taken.cards.map(\.code)).joined(separator: " "))
+            }
+        case .matchismo(let matchismo):
+            return matchismo.history.enumerated().map { i, choice in
+                .history("\(seconds(i)) \(choice.player) \(choice.points) \(choice.text)")
+            }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import SetGame
+import SetProtocol
+
+/// The game a room is playing.
+enum RoomGame {
+    case set(SetGame)
+    case matchismo(MatchismoGame)
+}
+
+/// A room: one shared game, the players seated at it, and the spectators watching it.
+///
+/// Touched only on the server's queue; that queue is the one ordering of every claim, so when two
+/// players claim the same set the one whose line arrived first wins and the other sees `STALE`.
+final class Room: @unchecked Sendable {
+    let name: String
+    private(set) var options: RoomOptions
+    var game: RoomGame
+    /// Seated players in join order, online or away.
+    private(set) var seats: [Session] = []
+    /// Spectators by connection id.
+    private(set) var spectators: [Int: Connection] = [:]
+    /// Where each new game's seed comes from, so a room's whole evening replays from one seed.
+    private var seeds: SeededGenerator
+    private(set) var startedAt: Double
+    /// When each history entry of the current game happened.
+    var historyTimes: [Double] = []
+    /// Players who asked for a new game during this one.
+    var votes: Set<String> = []
+    private var lastBoardChangeAt = -Double.infinity
+    private var revisionBeforeRecentChanges = 0
+
+    init(name: String, options: RoomOptions, seed: UInt64, now: Double) {
+        self.name = name
+        self.options = options
+        seeds = SeededGenerator(seed: seed)
+        startedAt = now
+        game = Self.makeGame(options, seed: seeds.next())
+    }
+
+    private static func makeGame(_ options: RoomOptions, seed: UInt64) -> RoomGame {
+        switch options.game {
+        case .set: return .set(SetGame(options: options.set, seed: seed))
+        case .matchismo: return .matchismo(MatchismoGame(matchCount: options.matchCount, seed: seed))
+        }
+    }
+
+    var isEmpty: Bool { seats.isEmpty && spectators.isEmpty }
+
+    var isOver: Bool {
+        switch game {
+        case .set(let game): return game.isOver
+        case .matchismo(let game): return game.isOver
+        }
+    }
+
+    var revision: Int {
+        switch game {
+        case .set(let game): return game.revision
+        case .matchismo(let game): return game.revision
+        }
+    }
+
+    func score(of name: String) -> Int {
+        switch game {
+        case .set(let game): return game.score(of: name)
+        case .matchismo(let game): return game.score(of: name)
+        }
+    }
+
+    var onlineCount: Int { seats.filter(\.isOnline).count }
+
+    // MARK: Membership
+
+    /// Seats `session` (who must not be seated elsewhere) and tells the others.
+    func seat(_ session: Session) {
+        guard !seats.contains(where: { $0 === session }) else { return }
+        seats.append(session)
+        session.room = self
+        if case .matchismo(var matchismo) = game {
+            let turnBefore = matchismo.turn
+            matchismo.addPlayer(session.name)
+            game = .matchismo(matchismo)
+            var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
+            if matchismo.turn != turnBefore { lines.append(turnLine) }
+            broadcast(lines, except: session.connection)
+        } else {
+            broadcast([.joined(session.name), playerLine(session), roomLine], except: session.connection)
+        }
+    }
+
+    /// Removes `session`'s seat (their score stays with the game) and tells the others.
+    func unseat(_ session: Session) {
+        guard let index = seats.firstIndex(where: { $0 === session }) else { return }
+        seats.remove(at: index)
+        session.room = nil
+        votes.remove(session.name)
+        var lines: [ServerLine] = [.left(session.name), roomLine]
+        if let turn = setPresence(session.name, false) { lines.append(turn) }
+        broadcast(lines)
+    }
+
+    /// Shows `session` online or away.
+    func presenceChanged(_ session: Session) {
+        var lines: [ServerLine] = [playerLine(session)]
+        if !session.isOnline { votes.remove(session.name) }
+        if let turn = setPresence(session.name, session.isOnline) { lines.append(turn) }
+        broadcast(lines, except: session.connection)
+    }
+
+    /// Tells a Matchismo game who is present; returns the `TURN` line if the turn moved.
+    private func setPresence(_ name: String, _ isPresent: Bool) -> ServerLine? {
+        guard case .matchismo(var matchismo) = game else { return nil }
+        let before = matchismo.turn
+        matchismo.setPresent(name, isPresent)
+        game = .matchismo(matchismo)
+        return matchismo.turn != before ? turnLine : nil
+    }
+
+    func addSpectator(_ connection: Connection) {
+        spectators[connection.id] = connection
+        connection.watching = self
+    }
+
+    func removeSpectator(_ connection: Connection) {
+        spectators[connection.id] = nil
+        connection.watching = nil
+    }
+
+    // MARK: Lines
+
+    var roomLine: ServerLine {
+        .room(
+            name: name, game: options.game.rawValue, players: seats.count, status: isOver ? "over" : "playing"
+        )
+    }
+
+    func playerLine(_ session: Session) -> ServerLine {
+        .player(name: session.name, score: score(of: session.name), isOnline: session.isOnline)
+    }
+
+    var boardLine: ServerLine {
+        switch game {
+        case .set(let game):
+            return .board(
+                revision: game.revision,
+                cards: game.board.enumerated().map { (SetGame.positionName($0.offset), $0.element.code) })
+        case .matchismo(let game):
+            return .board(
+                revision: game.revision,
+                cards: game.slots.enumerated().map { offset, slot in
+                    let code = slot.isMatched ? "=" + slot.card.code : slot.isFaceUp ? slot.card.code : "??"
+                    return (SetGame.positionName(offset), code)
+                })
+        }
+    }
+
+    var deckLine: ServerLine {
+        switch game {
+        case .set(let game): return .deck(game.deckCount)
+        case .matchismo(let game): return .deck(game.deckCount)
+        }
+    }
+
+    var turnLine: ServerLine {
+        guard case .matchismo(let game) = game else { return .turn("-") }
+        return .turn(game.isOver ? "-" : game.turn ?? "-")
+    }
+
+    var chainLine: ServerLine? {
+        guard case .set(let game) = game, game.options.mode == .chain else { return nil }
+        return .chain(game.chainCards?.map(\.code) ?? [])
+    }
+
+    /// `OVER` with the scores of everyone seated, best first, ties in join order.
+    var overLine: ServerLine {
+        let scores = seats.enumerated().map {
+            (index: $0.offset, name: $0.element.name, score: score(of: $0.element.name))
+        }
+        let ranked = scores.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        return .over(ranked.map { (name: $0.name, score: $0.score) })
+    }
+
+    /// The snapshot: the reply to `JOIN`, `WATCH`, `STATE` and `RESUME`.
+    var snapshot: [ServerLine] {
+        var lines: [ServerLine] = [roomLine, .options(options.pairs), boardLine, deckLine]
+        if let chain = chainLine { lines.append(chain) }
+        if case .matchismo = game { lines.append(turnLine) }
+        lines += seats.map(playerLine)
+        return lines
+    }
+
+    // MARK: Fan-out
+
+    /// Sends event lines to every online player and spectator, formatting them once for all.
+    func broadcast(_ lines: [ServerLine], except skipped: Connection? = nil) {
+        guard !lines.isEmpty else { return }
+        var text = ""
+        for line in lines {
+            text += line.text
+            text += "\n"
+        }
+        let bytes = Array(text.utf8)
+        for seat in seats {
+            if let connection = seat.connection, connection !== skipped { connection.send(bytes: bytes) }
+        }
+        for connection in spectators.values where connection !== skipped { connection.send(bytes: bytes) }
+    }
+
+    // MARK: Game life
+
+    /// Records a board change at `now`, for reading positions sent without `@<rev>`.
+    func noteBoardChange(from oldRevision: Int, at now: Double) {
+        if now - lastBoardChangeAt >= Limits.reactionWindow { revisionBeforeRecentChanges = oldRevision }
+        lastBoardChangeAt = now
+    }
+
+    /// The revision a player can be assumed to have seen when they did not say: the board as it was
+    /// ``Limits/reactionWindow`` ago.
+    func assumedSeenRevision(at now: Double) -> Int {
+        now - lastBoardChangeAt < Limits.reactionWindow ? revisionBeforeRecentChanges : revision
+    }
+
+    /// Deals a new game with the next seed and `options`; scores and history start again.
+    func restart(with options: RoomOptions, at now: Double) {
+        self.options = options
+        game = Self.makeGame(options, seed: seeds.next())
+        if case .matchismo(var matchismo) = game {
+            for seat in seats {
+                matchismo.addPlayer(seat.name)
+                if !seat.isOnline { matchismo.setPresent(seat.name, false) }
+            }
+            game = .matchismo(matchismo)
+        }
+        startedAt = now
+        historyTimes = []
+        votes = []
+        lastBoardChangeAt = -Double.infinity
+    }
+}
