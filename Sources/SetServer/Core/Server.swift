@@ -78,6 +78,11 @@ public final class Server: @unchecked Sendable {
         }
     }
 
+    /// Says `BYE` to every client, closes every socket and stops listening; for tests and embedders.
+    public func stop(reason: String = "server shutting down") {
+        queue.sync { shutDown(reason: reason) }
+    }
+
     /// Runs `body` on the server's queue and waits for it (for tests and tools).
     public func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
 
