@@ -12,7 +12,7 @@ extension Command {
         ("NEW", "NEW [<option>=<value> ...]"),
         ("HISTORY", "HISTORY [<room>]"),
         ("CHAT", "CHAT <text>"),
-        ("WATCH", "WATCH <room>"),
+        ("WATCH", "WATCH <room> [password=<secret>]"),
         ("PING", "PING"),
         ("HELP", "HELP"),
         ("QUIT", "QUIT"),
@@ -58,12 +58,21 @@ extension Command {
         case "PING": return none(.ping)
         case "HELP": return none(.help)
         case "QUIT": return none(.quit)
-        case "WATCH": return one { .watch(room: $0) }
+        case "WATCH":
+            guard let room = args.first, args.count <= 2 else { return .failure(usage()) }
+            return parseOptions(args.dropFirst(), verb: verb).flatMap { options in
+                guard options.keys.allSatisfy({ $0 == "password" }) else {
+                    return .failure(ProtocolError(verb, .badOption, "WATCH takes only password=<secret>"))
+                }
+                return .success(.watch(room: room, password: options["password"]))
+            }
         case "HISTORY":
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.history(room: args.first))
         case "CHAT":
-            let text = TextRules.sanitized(line.drop { $0 != " " && $0 != "\t" })
+            // Skip leading blanks, then the verb: whatever follows is the text.
+            let text = TextRules.sanitized(
+                line.drop { $0 == " " || $0 == "\t" }.drop { $0 != " " && $0 != "\t" })
             guard !text.isEmpty else { return .failure(usage()) }
             return .success(.chat(text: text))
         case "JOIN":

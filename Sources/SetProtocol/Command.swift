@@ -22,8 +22,8 @@ public enum Command: Equatable, Sendable {
     case history(room: String?)
     /// `CHAT <text>`: say something to the room.
     case chat(text: String)
-    /// `WATCH <room>`: follow a room as a spectator.
-    case watch(room: String)
+    /// `WATCH <room> [password=<secret>]`: follow a room as a spectator.
+    case watch(room: String, password: String?)
     /// `PING`: check the connection.
     case ping
     /// `HELP`: list the commands.

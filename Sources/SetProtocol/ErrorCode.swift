@@ -18,6 +18,8 @@ public enum ErrorCode: String, Sendable, CaseIterable {
     case noRoom = "NOROOM"
     /// The named room does not exist.
     case noSuchRoom = "NOSUCHROOM"
+    /// The room is private and the password is missing or wrong.
+    case denied = "DENIED"
     /// The room exists with a different game or options.
     case mismatch = "MISMATCH"
     /// An option name or value is not valid.

@@ -175,6 +175,14 @@ public struct Socket: Hashable, Sendable {
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
+    /// Makes the kernel fail the connection when sent data stays unacknowledged this long, which is how
+    /// a peer that vanished without closing is found.
+    public func setUserTimeout(seconds: Double) {
+        var milliseconds = UInt32(min(seconds * 1000, Double(UInt32.max)))
+        setsockopt(
+            fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &milliseconds, socklen_t(MemoryLayout<UInt32>.size))
+    }
+
     /// Closes the descriptor.
     public func close() {
         _ = Glibc.close(fd)

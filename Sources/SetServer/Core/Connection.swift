@@ -28,6 +28,11 @@ final class Connection: @unchecked Sendable {
     /// The room this connection watches as a spectator.
     var watching: Room?
     var lastActivity: Double
+    let connectedAt: Double
+    /// When the last server `PING` went out.
+    var lastPingAt = -Double.infinity
+    /// Whether the client ever said `HELLO`, `RESUME` or `WATCH`, for the registration deadline.
+    var hasIdentified = false
     private var closingSince: Double?
     private var output: [UInt8] = []
     private var outputStart = 0
@@ -40,11 +45,20 @@ final class Connection: @unchecked Sendable {
         self.peer = peer
         self.server = server
         lastActivity = Clock.now()
+        connectedAt = lastActivity
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
         pendingCancels = 1
         readSource.setEventHandler { [unowned self] in self.readAvailable() }
         readSource.setCancelHandler { [unowned self] in self.sourceCancelled() }
         readSource.resume()
+    }
+
+    /// The address part of `peer`, for the per-address limit.
+    var host: String { Self.host(of: peer) }
+
+    static func host(of peer: String) -> String {
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        return String(peer[..<colon])
     }
 
     /// Bytes queued and not yet written.
@@ -88,6 +102,7 @@ final class Connection: @unchecked Sendable {
     /// Writes as much queued output as the socket takes.
     func flush() {
         guard state != .closed else { return }
+        server.writeJournal()  // Nothing is acknowledged before it is journaled.
         while pendingOutput > 0 {
             let result = try? output.withUnsafeBytes { raw in
                 try socket.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))

@@ -87,7 +87,7 @@ extension Server {
             }
             return ok()
         case .rooms:
-            let listed = rooms.values.sorted { $0.name < $1.name }
+            let listed = rooms.values.filter { $0.options.password == nil }.sorted { $0.name < $1.name }
             return ok("\(listed.count)", data: listed.map(\.roomLine))
         case .hello(let name):
             guard connection.session == nil else {
@@ -103,6 +103,7 @@ extension Server {
             sessionsByName[name] = session
             sessionsByToken[session.token] = session
             connection.session = session
+            connection.hasIdentified = true
             logger.info("hello", ["id": connection.id, "name": name])
             return ok("\(name) \(session.token)")
         case .resume(let token):
@@ -122,6 +123,7 @@ extension Server {
             session.connection = connection
             session.awaySince = nil
             connection.session = session
+            connection.hasIdentified = true
             logger.info("resume", ["id": connection.id, "name": session.name])
             guard let room = session.room else { return ok("\(session.name) -") }
             room.presenceChanged(session)
@@ -130,9 +132,12 @@ extension Server {
             return named().flatMap { session in
                 join(name, game: game, options: options, session: session, connection: connection, at: now)
             }
-        case .watch(let name):
+        case .watch(let name, let password):
             guard let room = rooms[name] else {
                 return fail(.noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
+            }
+            if let secret = room.options.password, secret != password {
+                return fail(.denied, "\(room.name) is private; WATCH \(room.name) password=<secret>")
             }
             if let session = connection.session, let seat = session.room {
                 seat.unseat(session)
@@ -140,6 +145,7 @@ extension Server {
             }
             if let watched = connection.watching { watched.removeSpectator(connection) }
             room.addSpectator(connection)
+            connection.hasIdentified = true
             return ok(room.name, data: room.snapshot)
         case .leave:
             if let room = connection.watching {
@@ -166,23 +172,31 @@ extension Server {
                 room.requestNewGame(by: session, options: options, at: now).flatMap { ok($0) }
             }
         case .history(let name):
+            let room: Room?
             if let name {
-                guard let room = rooms[name] else {
+                room = rooms[name]
+                guard room != nil || recorder.archives[name] != nil else {
                     return fail(.noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
                 }
-                let lines = room.historyLines()
-                return ok("\(lines.count)", data: lines)
+            } else {
+                room = connection.watching ?? connection.session?.room
+                guard room != nil else { return fail(.noRoom, "JOIN a room first, or say HISTORY <room>") }
             }
-            guard let room = connection.watching ?? connection.session?.room else {
-                return fail(.noRoom, "JOIN a room first, or say HISTORY <room>")
+            let roomName = room?.name ?? name!
+            let isInside = room != nil && (connection.watching === room || connection.session?.room === room)
+            let isPrivate =
+                room?.options.password != nil || recorder.archives[roomName]?.last?.isPrivate == true
+            guard !isPrivate || isInside else {
+                return fail(.denied, "\(roomName) is private; only its players can read its history")
             }
-            let lines = room.historyLines()
+            let lines = (room?.historyLines() ?? []) + archivedHistory(of: roomName)
             return ok("\(lines.count)", data: lines)
         case .chat(let text):
             return named().flatMap { session in
                 guard let room = session.room ?? connection.watching else {
                     return fail(.noRoom, "JOIN a room first")
                 }
+                recorder.record(.chat(room: room.name, name: session.name, text: text))
                 room.broadcast([.chat(name: session.name, text: text)])
                 return ok()
             }
@@ -202,7 +216,13 @@ extension Server {
                 return .failure(
                     ProtocolError("JOIN", .mismatch, "\(name) is a \(existing.options.game.rawValue) room"))
             }
-            switch existing.options.applying(options, verb: "JOIN") {
+            if let secret = existing.options.password, secret != options["password"] {
+                return .failure(
+                    ProtocolError("JOIN", .denied, "\(name) is private; JOIN \(name) password=<secret>"))
+            }
+            var asked = options
+            asked["password"] = nil  // Checked above; a public room ignores a password.
+            switch existing.options.applying(asked, verb: "JOIN") {
             case .failure(let error): return .failure(error)
             case .success(let asked) where asked != existing.options:
                 let current = existing.options.pairs.map { "\($0)=\($1)" }.joined(separator: " ")
@@ -219,7 +239,9 @@ extension Server {
             switch RoomOptions(game: game ?? .set).applying(options, verb: "JOIN") {
             case .failure(let error): return .failure(error)
             case .success(let created):
-                room = Room(name: name, options: created, seed: makeRoomSeed(for: name), now: now)
+                room = Room(name: name, options: created, seed: makeRoomSeed(for: name), recorder: recorder)
+                recorder.record(.room(name: name, seed: room.seed, options: created.journalPairs))
+                recorder.record(room.gameLog[0])
                 rooms[name] = room
                 logger.info("room-created", ["room": name, "game": created.game.rawValue])
             }

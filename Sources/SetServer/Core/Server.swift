@@ -35,7 +35,11 @@ public final class Server: @unchecked Sendable {
     var sessionsByToken: [String: Session] = [:]
     var rooms: [String: Room] = [:]
     private var flushList: [Connection] = []
-    private var seedCounter: UInt64 = 0
+    /// The journal and the archive of finished games; the journal is opened by ``start()``.
+    var recorder = Recorder(journal: nil)
+    /// Open connections per peer address, for `--max-per-ip`.
+    private var connectionsPerHost: [String: Int] = [:]
+    private var pingCounter = 0
 
     /// Creates a server; nothing happens until ``start()``.
     public init(configuration: ServerConfiguration) {
@@ -47,6 +51,7 @@ public final class Server: @unchecked Sendable {
     @discardableResult
     public func start() throws -> UInt16 {
         Socket.ignoreBrokenPipes()
+        if let directory = configuration.stateDirectory { try queue.sync { try restore(from: directory) } }
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         listener = socket
         let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
@@ -124,6 +129,16 @@ public final class Server: @unchecked Sendable {
                 logger.warn("refuse", ["peer": peer, "reason": "full"])
                 continue
             }
+            let host = Connection.host(of: peer)
+            if let perIP = configuration.maxPerIP, connectionsPerHost[host, default: 0] >= perIP {
+                let refusal = "ERR - FULL \(perIP) connections from your address already; close one first\n"
+                _ = Array(refusal.utf8).withUnsafeBytes { try? socket.write($0) }
+                socket.close()
+                logger.warn("refuse", ["peer": peer, "reason": "max-per-ip"])
+                continue
+            }
+            connectionsPerHost[host, default: 0] += 1
+            socket.setUserTimeout(seconds: configuration.pingInterval)
             let id = nextConnectionID
             nextConnectionID += 1
             let connection = Connection(id: id, socket: socket, peer: peer, server: self, queue: queue)
@@ -142,6 +157,7 @@ public final class Server: @unchecked Sendable {
     }
 
     private func flushMarked() {
+        writeJournal()
         let list = flushList
         flushList = []
         for connection in list {
@@ -154,6 +170,12 @@ public final class Server: @unchecked Sendable {
     func connectionClosed(_ connection: Connection, reason: String) {
         connections[connection.id] = nil
         cancelling[connection.id] = connection
+        let host = connection.host
+        if let count = connectionsPerHost[host], count > 1 {
+            connectionsPerHost[host] = count - 1
+        } else {
+            connectionsPerHost[host] = nil
+        }
         logger.info("disconnect", ["id": connection.id, "peer": connection.peer, "reason": reason])
         if let room = connection.watching {
             room.removeSpectator(connection)
@@ -181,16 +203,30 @@ public final class Server: @unchecked Sendable {
                 if connection.hasMissedClosingDeadline(now: now) {
                     connection.close(reason: "closing deadline")
                 }
+            } else if !connection.hasIdentified,
+                now - connection.connectedAt > configuration.registrationTimeout
+            {
+                logger.info("unregistered", ["id": connection.id, "peer": connection.peer])
+                connection.send(.bye("no HELLO within \(Int(configuration.registrationTimeout)) s"))
+                connection.finish()
             } else if now - connection.lastActivity > configuration.idleTimeout {
                 logger.info("idle", ["id": connection.id, "peer": connection.peer])
                 connection.send(.bye("idle for \(Int(configuration.idleTimeout)) s"))
                 connection.finish()
+            } else if now - max(connection.lastActivity, connection.lastPingAt) >= configuration.pingInterval
+            {
+                pingCounter += 1
+                connection.lastPingAt = now
+                connection.send(.ping("\(pingCounter)"))
             }
         }
         for session in sessionsByName.values {
             guard let since = session.awaySince, now - since > configuration.grace else { continue }
             logger.info("grace-expired", ["name": session.name])
             release(session)
+        }
+        if let journal = recorder.journal, journal.recordsSinceSnapshot > Journal.compactionThreshold {
+            compactJournal()
         }
     }
 
@@ -207,6 +243,7 @@ public final class Server: @unchecked Sendable {
     func removeIfEmpty(_ room: Room) {
         guard room.isEmpty, rooms[room.name] === room else { return }
         rooms[room.name] = nil
+        recorder.record(.close(room: room.name))
         logger.info("room-closed", ["room": room.name])
     }
 

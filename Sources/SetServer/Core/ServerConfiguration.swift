@@ -16,6 +16,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var logLevel: LogLevel = .info
     /// Makes every room's deals reproducible when set.
     public var seed: UInt64?
+    /// Connections at once from one address; `nil` for no limit.
+    public var maxPerIP: Int?
+    /// Seconds a new connection has to say `HELLO`, `RESUME` or `WATCH`.
+    public var registrationTimeout: Double = 60
+    /// Seconds of silence from a client before the server sends `PING`; unanswered data then lets the
+    /// kernel declare a vanished peer dead within about the same time.
+    public var pingInterval: Double = 30
+    /// Where the journal of every room is kept; `nil` keeps everything in memory.
+    public var stateDirectory: String?
 
     /// Creates the default configuration.
     public init() {}

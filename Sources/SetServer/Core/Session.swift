@@ -12,7 +12,7 @@ final class Session: @unchecked Sendable {
     /// When the connection dropped, for the grace period.
     var awaySince: Double?
 
-    init(name: String, token: String, connection: Connection) {
+    init(name: String, token: String, connection: Connection?) {
         self.name = name
         self.token = token
         self.connection = connection

@@ -14,6 +14,8 @@ public enum DaemonCommand {
     public static let usage = """
         USAGE: setd [--host ADDR] [--port N] [--max-clients N] [--max-rooms N] [--grace SECONDS]
                     [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
+                    [--max-per-ip N] [--register-timeout SECONDS] [--ping-interval SECONDS]
+                    [--state-dir DIR]
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`.
 
@@ -26,6 +28,14 @@ public enum DaemonCommand {
           --idle-timeout SECONDS close connections silent this long (default: 600)
           --log-level LEVEL      lowest level logged to stderr (default: info)
           --seed N               make every room's deals reproducible
+          --max-per-ip N         connections at once from one address (default: no limit)
+          --register-timeout SECONDS
+                                 a connection must say HELLO, RESUME or WATCH within this (default: 60)
+          --ping-interval SECONDS
+                                 PING a silent client this often; a vanished peer is dropped within
+                                 about the same time (default: 30)
+          --state-dir DIR        keep a journal of every room in DIR and restore it on start
+                                 (default: none, everything in memory)
           -h, --help             show this help
           --version              show the version
         """
@@ -77,6 +87,10 @@ public enum DaemonCommand {
             case "--grace": configuration.grace = try seconds(flag)
             case "--idle-timeout": configuration.idleTimeout = try seconds(flag)
             case "--seed": configuration.seed = try number(flag, 0...UInt64.max)
+            case "--max-per-ip": configuration.maxPerIP = try number(flag, 1...1_000_000)
+            case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
+            case "--ping-interval": configuration.pingInterval = try seconds(flag)
+            case "--state-dir": configuration.stateDirectory = try value(flag)
             case "--log-level":
                 let name = try value(flag)
                 guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {

@@ -46,15 +46,21 @@ extension Room {
         switch setGame.claim(selection, by: session.name) {
         case .success(let taken):
             noteBoardChange(from: before, at: now)
-            historyTimes.append(now)
+            let time = Clock.wall()
+            historyTimes.append(time)
+            record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
             game = .set(setGame)
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
-            if setGame.isOver { lines += [roomLine, overLine] }
+            if setGame.isOver {
+                lines += [roomLine, overLine]
+                archiveFinishedGame()
+            }
             broadcast(lines)
             return .success(taken.cards.map(\.code).joined(separator: " "))
         case .failure(.notSet(let why)):
+            record(.claim(room: name, name: session.name, time: Clock.wall(), cards: named))
             let penalty = setGame.options.wrongClaimPenalty
             game = .set(setGame)
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
@@ -97,14 +103,19 @@ extension Room {
         // revision can make a choice stale.
         switch matchismo.choose(position, by: session.name, seenRevision: revision) {
         case .success(let choice):
-            historyTimes.append(now)
+            let time = Clock.wall()
+            historyTimes.append(time)
+            record(.choose(room: name, name: session.name, time: time, position: position))
             game = .matchismo(matchismo)
             var lines: [ServerLine] = [
                 .chose(name: session.name, points: choice.points, text: choice.text), boardLine,
                 playerLine(session),
                 turnLine,
             ]
-            if matchismo.isOver { lines += [roomLine, overLine] }
+            if matchismo.isOver {
+                lines += [roomLine, overLine]
+                archiveFinishedGame()
+            }
             broadcast(lines)
             return .success(matchismo.slots[position].card.code)
         case .failure(let error):
@@ -156,7 +167,7 @@ extension Room {
             broadcast([.vote(name: session.name, votes: votes.count, needed: needed)])
             return .success("voted \(votes.count)/\(needed)")
         }
-        restart(with: newOptions, at: now)
+        restart(with: newOptions)
         broadcast([.newGame(session.name)] + snapshot)
         return .success("started")
     }
@@ -174,5 +185,23 @@ extension Room {
                 .history("\(seconds(i)) \(choice.player) \(choice.points) \(choice.text)")
             }
         }
+    }
+}
+
+extension Room {
+    /// Re-applies a journaled SET claim while restoring; the rules judge it exactly as they did then.
+    func replayClaim(by player: String, cards: [Card], at time: Double) {
+        guard case .set(var setGame) = game else { return }
+        gameLog.append(.claim(room: name, name: player, time: time, cards: cards.map(\.code)))
+        if case .success = setGame.claim(.cards(cards), by: player) { historyTimes.append(time) }
+        game = .set(setGame)
+    }
+
+    /// Re-applies a journaled Matchismo choice while restoring.
+    func replayChoice(by player: String, position: Int, at time: Double) {
+        guard case .matchismo(var matchismo) = game else { return }
+        gameLog.append(.choose(room: name, name: player, time: time, position: position))
+        if case .success = matchismo.choose(position, by: player) { historyTimes.append(time) }
+        game = .matchismo(matchismo)
     }
 }

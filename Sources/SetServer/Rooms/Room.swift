@@ -19,22 +19,46 @@ final class Room: @unchecked Sendable {
     private(set) var seats: [Session] = []
     /// Spectators by connection id.
     private(set) var spectators: [Int: Connection] = [:]
-    /// Where each new game's seed comes from, so a room's whole evening replays from one seed.
-    private var seeds: SeededGenerator
+    /// Every game's seed derives from this and the game's number, so a room's whole evening replays
+    /// from one seed.
+    let seed: UInt64
+    /// The number of the current game, 0 for the first.
+    private(set) var gameIndex = 0
+    /// Unix time the current game started.
     private(set) var startedAt: Double
-    /// When each history entry of the current game happened.
+    /// Unix time of each history entry of the current game.
     var historyTimes: [Double] = []
+    /// Where accepted changes go: the journal and the archive.
+    let recorder: Recorder
+    /// The records that rebuild the current game from an empty room: its `game` record, the seats at its
+    /// start, and every change since. A compacted journal is these, room by room.
+    var gameLog: [JournalRecord] = []
     /// Players who asked for a new game during this one.
     var votes: Set<String> = []
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
 
-    init(name: String, options: RoomOptions, seed: UInt64, now: Double) {
+    init(name: String, options: RoomOptions, seed: UInt64, recorder: Recorder) {
         self.name = name
         self.options = options
-        seeds = SeededGenerator(seed: seed)
-        startedAt = now
-        game = Self.makeGame(options, seed: seeds.next())
+        self.seed = seed
+        self.recorder = recorder
+        startedAt = Clock.wall()
+        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0))
+        gameLog = [.game(room: name, index: 0, time: startedAt, options: options.journalPairs)]
+    }
+
+    /// The seed of game number `index` of a room seeded with `seed`.
+    static func gameSeed(_ seed: UInt64, index: Int) -> UInt64 {
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<index { _ = generator.next() }
+        return generator.next()
+    }
+
+    /// Journals a change and keeps it in the current game's log.
+    func record(_ record: JournalRecord) {
+        gameLog.append(record)
+        recorder.record(record)
     }
 
     private static func makeGame(_ options: RoomOptions, seed: UInt64) -> RoomGame {
@@ -76,6 +100,7 @@ final class Room: @unchecked Sendable {
         guard !seats.contains(where: { $0 === session }) else { return }
         seats.append(session)
         session.room = self
+        record(.seat(room: name, name: session.name, token: session.token))
         if case .matchismo(var matchismo) = game {
             let turnBefore = matchismo.turn
             matchismo.addPlayer(session.name)
@@ -93,6 +118,7 @@ final class Room: @unchecked Sendable {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
         session.room = nil
+        record(.unseat(room: name, name: session.name))
         votes.remove(session.name)
         var lines: [ServerLine] = [.left(session.name), roomLine]
         if let turn = setPresence(session.name, false) { lines.append(turn) }
@@ -101,6 +127,7 @@ final class Room: @unchecked Sendable {
 
     /// Shows `session` online or away.
     func presenceChanged(_ session: Session) {
+        record(.presence(room: name, name: session.name, isOnline: session.isOnline))
         var lines: [ServerLine] = [playerLine(session)]
         if !session.isOnline { votes.remove(session.name) }
         if let turn = setPresence(session.name, session.isOnline) { lines.append(turn) }
@@ -108,7 +135,7 @@ final class Room: @unchecked Sendable {
     }
 
     /// Tells a Matchismo game who is present; returns the `TURN` line if the turn moved.
-    private func setPresence(_ name: String, _ isPresent: Bool) -> ServerLine? {
+    func setPresence(_ name: String, _ isPresent: Bool) -> ServerLine? {
         guard case .matchismo(var matchismo) = game else { return nil }
         let before = matchismo.turn
         matchismo.setPresent(name, isPresent)
@@ -220,10 +247,11 @@ final class Room: @unchecked Sendable {
         now - lastBoardChangeAt < Limits.reactionWindow ? revisionBeforeRecentChanges : revision
     }
 
-    /// Deals a new game with the next seed and `options`; scores and history start again.
-    func restart(with options: RoomOptions, at now: Double) {
+    /// Deals the next game with `options`; scores and history start again.
+    func restart(with options: RoomOptions, index: Int? = nil, at time: Double = Clock.wall()) {
         self.options = options
-        game = Self.makeGame(options, seed: seeds.next())
+        gameIndex = index ?? gameIndex + 1
+        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex))
         if case .matchismo(var matchismo) = game {
             for seat in seats {
                 matchismo.addPlayer(seat.name)
@@ -231,9 +259,39 @@ final class Room: @unchecked Sendable {
             }
             game = .matchismo(matchismo)
         }
-        startedAt = now
+        startedAt = time
         historyTimes = []
         votes = []
         lastBoardChangeAt = -Double.infinity
+        let started = JournalRecord.game(
+            room: name, index: gameIndex, time: time, options: options.journalPairs)
+        recorder.record(started)
+        gameLog = [started]
+        for seat in seats {
+            gameLog.append(.seat(room: name, name: seat.name, token: seat.token))
+            if !seat.isOnline { gameLog.append(.presence(room: name, name: seat.name, isOnline: false)) }
+        }
+    }
+
+    /// Keeps the game that just ended in the archive.
+    func archiveFinishedGame() {
+        let ranked: [(name: String, score: Int)]
+        if case .over(let scores) = overLine { ranked = scores } else { ranked = [] }
+        func seconds(_ i: Int) -> Int { i < historyTimes.count ? Int(historyTimes[i] - startedAt) : 0 }
+        var entries: [(seconds: Int, name: String, detail: String)] = []
+        switch game {
+        case .set(let setGame):
+            for (i, taken) in setGame.takenSets.enumerated() {
+                entries.append((seconds(i), taken.player, taken.cards.map(\.code).joined(separator: " ")))
+            }
+        case .matchismo(let matchismo):
+            for (i, choice) in matchismo.history.enumerated() {
+                entries.append((seconds(i), choice.player, "\(choice.points) \(choice.text)"))
+            }
+        }
+        let finished = ArchivedGame(
+            startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, isPrivate: options.password != nil,
+            scores: ranked, entries: entries)
+        recorder.archive(finished, of: name)
     }
 }

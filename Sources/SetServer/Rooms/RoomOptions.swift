@@ -7,6 +7,12 @@ struct RoomOptions: Equatable, Sendable {
     var set = SetGame.Options()
     var hintsEnabled = true
     var matchCount = 2
+    /// A private room's password: such a room is not listed by `ROOMS`, and joining or watching it needs
+    /// the password. Never shown in `OPTIONS`.
+    var password: String?
+
+    /// Longest password, so a password fits comfortably in a command line.
+    static let maximumPasswordLength = 64
 
     /// The options as `OPTIONS` lists them, in a fixed order.
     var pairs: [(String, String)] {
@@ -21,6 +27,11 @@ struct RoomOptions: Equatable, Sendable {
         }
     }
 
+    /// The options as the journal keeps them: the listed ones, the game, and the password.
+    var journalPairs: [(String, String)] {
+        [("game", game.rawValue)] + pairs + (password.map { [("password", $0)] } ?? [])
+    }
+
     /// Applies `options` (from `JOIN` or `NEW`) on top of these, refusing unknown names and values.
     func applying(_ options: [String: String], verb: String) -> Result<RoomOptions, ProtocolError> {
         var result = self
@@ -30,6 +41,11 @@ struct RoomOptions: Equatable, Sendable {
                 return .failure(ProtocolError(verb, .badOption, "\(key)=\(shown): \(key) is \(allowed)"))
             }
             switch (game, key) {
+            case (_, "password"):
+                guard value.utf8.count <= Self.maximumPasswordLength else {
+                    return bad("at most \(Self.maximumPasswordLength) bytes")
+                }
+                result.password = value
             case (.set, "mode"):
                 guard let mode = SetMode(rawValue: value.lowercased()) else {
                     return bad("normal, junior, chain or ultra")
@@ -56,5 +72,16 @@ struct RoomOptions: Equatable, Sendable {
             }
         }
         return .success(result)
+    }
+}
+
+extension RoomOptions {
+    /// Rebuilds options from ``journalPairs``.
+    init?(journalPairs: [(String, String)]) {
+        var fields = Dictionary(journalPairs, uniquingKeysWith: { _, last in last })
+        guard let name = fields.removeValue(forKey: "game"), let game = GameKind(rawValue: name),
+            case .success(let options) = RoomOptions(game: game).applying(fields, verb: "-")
+        else { return nil }
+        self = options
     }
 }
