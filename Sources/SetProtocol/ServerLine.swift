@@ -134,8 +134,12 @@ extension ServerLine {
                 return
             }
         case "OPTIONS":
-            if let options = pairs(words.dropFirst().map { $0.replacingFirst("=", with: ":") }[...]) {
-                self = .options(options)
+            // Split at the first `=`: `mode:chain` is not an option, and a value may hold a `:`.
+            let options = words.dropFirst().map {
+                $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            }
+            if options.allSatisfy({ $0.count == 2 }) {
+                self = .options(options.map { (String($0[0]), String($0[1])) })
                 return
             }
         case "BOARD" where count >= 2:
@@ -216,14 +220,5 @@ extension ServerLine {
         case .ok, .err: return true
         default: return false
         }
-    }
-}
-
-extension String {
-    fileprivate func replacingFirst(_ target: Character, with replacement: Character) -> String {
-        guard let index = firstIndex(of: target) else { return self }
-        var copy = self
-        copy.replaceSubrange(index...index, with: String(replacement))
-        return copy
     }
 }

@@ -51,7 +51,8 @@ public enum TextRules {
         case "]", "P", "X", "^", "_":
             var previous: Unicode.Scalar?
             while let s = scalars.next() {
-                if s == "\u{07}" || (previous == "\u{1B}" && s == "\\") { break }
+                // BEL, ESC \ or the one-character C1 ST all end the string.
+                if s == "\u{07}" || s == "\u{9C}" || (previous == "\u{1B}" && s == "\\") { break }
                 previous = s
             }
         default:

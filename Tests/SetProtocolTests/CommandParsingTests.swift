@@ -1,0 +1,353 @@
+import SetProtocol
+import Testing
+
+@Suite("Parsing client commands")
+struct CommandParsingTests {
+    @Test(arguments: [
+        ("HELLO bob", Command.hello(name: "bob")),
+        ("RESUME 3f9a-TOKEN", .resume(token: "3f9a-TOKEN")),
+        ("ROOMS", .rooms),
+        ("JOIN fun", .join(room: "fun", game: nil, options: [:])),
+        ("LEAVE", .leave),
+        ("STATE", .state),
+        ("CHOOSE a b c", .choose(picks: [.position(0), .position(1), .position(2)], revision: nil)),
+        ("HINT", .hint),
+        ("NEW", .new(options: [:])),
+        ("HISTORY", .history(room: nil)),
+        ("CHAT hi", .chat(text: "hi")),
+        ("WATCH fun", .watch(room: "fun", password: nil)),
+        ("PING", .ping),
+        ("HELP", .help),
+        ("QUIT", .quit),
+    ])
+    func everyVerbParses(text: String, expected: Command) {
+        let parsed = command(text)
+        #expect(parsed == expected)
+        #expect(parsed?.verb == text.split(separator: " ")[0].uppercased())
+    }
+
+    @Test func helpListsEveryVerbOnce() {
+        let verbs = Command.synopses.map(\.verb)
+        #expect(Set(verbs).count == verbs.count)
+        #expect(
+            Set(verbs) == [
+                "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
+                "CHAT", "WATCH", "PING", "HELP", "QUIT",
+            ])
+        for (verb, usage) in Command.synopses {
+            #expect(usage == verb || usage.hasPrefix(verb + " "))
+        }
+    }
+
+    @Test(arguments: ["hello bob", "Hello bob", "hElLo bob", "HELLO bob"])
+    func verbsAreCaseInsensitive(text: String) {
+        #expect(command(text) == .hello(name: "bob"))
+    }
+
+    @Test func otherVerbsAreCaseInsensitiveToo() {
+        #expect(command("Join Fun") == .join(room: "Fun", game: nil, options: [:]))
+        #expect(command("quit") == .quit)
+        #expect(command("cHoOsE a") == .choose(picks: [.position(0)], revision: nil))
+        #expect(command("history Lobby") == .history(room: "Lobby"))
+    }
+
+    @Test func namesAndTokensKeepTheirCase() {
+        #expect(command("HELLO BoB") == .hello(name: "BoB"))
+        #expect(command("resume AbC") == .resume(token: "AbC"))
+        #expect(command("watch MyRoom") == .watch(room: "MyRoom", password: nil))
+    }
+
+    @Test(arguments: ["  HELLO bob", "HELLO   bob", "HELLO\tbob", "\tHELLO \t bob \t", "HELLO bob   "])
+    func runsOfSpacesAndTabsSeparateWords(text: String) {
+        #expect(command(text) == .hello(name: "bob"))
+    }
+
+    @Test(arguments: [
+        ("HELLO", "HELLO"), ("HELLO bob alice", "HELLO"), ("resume", "RESUME"), ("RESUME a b", "RESUME"),
+        ("ROOMS all", "ROOMS"), ("LEAVE now", "LEAVE"), ("state x", "STATE"), ("HINT a", "HINT"),
+        ("PING 1", "PING"), ("help me", "HELP"), ("QUIT now", "QUIT"), ("WATCH", "WATCH"),
+        ("watch a password=x y", "WATCH"), ("JOIN", "JOIN"), ("HISTORY a b", "HISTORY"), ("CHOOSE", "CHOOSE"),
+        ("CHAT", "CHAT"), ("chat   \t ", "CHAT"),
+    ])
+    func missingOrExtraArgumentsAreArgsWithTheUpperCasedVerb(text: String, verb: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .args)
+        #expect(error.verb == verb)
+        let usage = try #require(Command.synopses.first { $0.verb == verb }?.usage)
+        #expect(error.text.contains(usage))
+    }
+
+    @Test(arguments: ["FROB", "frob x y", "HELLOO bob", "HEL", "JOINED fun", "OK", "ERR - x", "/quit", "é"])
+    func unknownVerbsAreUnknownWithNoVerb(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .unknown)
+        #expect(error.verb == "-")
+    }
+
+    @Test(arguments: ["", " ", "\t\t  "])
+    func emptyLinesAreUnknown(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .unknown)
+        #expect(error.verb == "-")
+    }
+
+    @Test func theUnknownVerbIsQuotedSafelyAndShort() throws {
+        let error = try #require(
+            refusal("\u{1B}[2J\u{1B}]0;pwned\u{07}" + String(repeating: "W", count: 200)))
+        #expect(error.code == .unknown)
+        #expect(!error.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!error.text.contains("pwned"))
+        #expect(error.text.count < 80)
+    }
+
+    @Test(arguments: [
+        [0xFF] as [UInt8],
+        bytes("HELLO ") + [0xC3],  // truncated two-byte sequence
+        bytes("CHAT ") + [0xC0, 0xAF],  // overlong encoding of "/"
+        bytes("CHAT ") + [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
+        bytes("CHAT ") + [0xF4, 0x90, 0x80, 0x80],  // beyond U+10FFFF
+        [0x80, 0x0D],
+    ])
+    func invalidUTF8IsBadUTF8WithNoVerb(input: [UInt8]) throws {
+        guard case .failure(let error) = Command.parse(input) else {
+            Issue.record("\(input) parsed")
+            return
+        }
+        #expect(error.code == .badUTF8)
+        #expect(error.verb == "-")
+        #expect(error.line.text.hasPrefix("ERR - BADUTF8 "))
+    }
+
+    @Test func validMultiByteUTF8IsNotBadUTF8() {
+        #expect(Command.parse(bytes("CHAT héllo ♥ 👍🏽")) == .success(.chat(text: "héllo ♥ 👍🏽")))
+    }
+
+    @Test func nulBytesDoNotCrashOrSneakThrough() throws {
+        let error = try #require(refusal("\u{0}"))
+        #expect(error.code == .unknown && error.verb == "-")
+        #expect(command("HELLO bob\u{0}") == .hello(name: "bob\u{0}"))  // the server's name check refuses it
+        guard case .success(.chat(let text)) = Command.parse(bytes("CHAT a") + [0x00] + bytes("b")) else {
+            Issue.record("CHAT with a NUL did not parse")
+            return
+        }
+        #expect(text == "ab")
+    }
+}
+
+@Suite("Parsing JOIN and NEW")
+struct JoinAndNewParsingTests {
+    @Test func joinTakesAGameAndOptions() {
+        #expect(
+            command("JOIN fun matchismo n=3") == .join(room: "fun", game: .matchismo, options: ["n": "3"]))
+        #expect(
+            command("JOIN fun mode=chain penalty=0")
+                == .join(room: "fun", game: nil, options: ["mode": "chain", "penalty": "0"]))
+        #expect(
+            command("JOIN fun set mode=ultra hints=off")
+                == .join(room: "fun", game: .set, options: ["mode": "ultra", "hints": "off"]))
+    }
+
+    @Test func gameNamesAndOptionNamesAreCaseInsensitive() {
+        #expect(
+            command("join fun MATCHISMO N=3") == .join(room: "fun", game: .matchismo, options: ["n": "3"]))
+        #expect(command("JOIN fun Set") == .join(room: "fun", game: .set, options: [:]))
+    }
+
+    @Test func anOptionValueMayContainAnEqualsSign() {
+        #expect(command("JOIN fun a=b=c") == .join(room: "fun", game: nil, options: ["a": "b=c"]))
+    }
+
+    @Test(arguments: [
+        "JOIN fun poker", "JOIN fun matchismo set", "JOIN fun n", "JOIN fun n=", "JOIN fun =3", "JOIN fun =",
+        "JOIN fun mode=chain matchismo", "JOIN fun set mode",
+    ])
+    func badGamesAndOptionsAreBadOption(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .badOption)
+        #expect(error.verb == "JOIN")
+    }
+
+    @Test func newTakesOptions() {
+        #expect(command("NEW") == .new(options: [:]))
+        #expect(command("new penalty=0 Mode=junior") == .new(options: ["penalty": "0", "mode": "junior"]))
+        #expect(command("NEW n=5") == .new(options: ["n": "5"]))
+    }
+
+    @Test(arguments: ["NEW fast", "NEW n=", "NEW =2", "NEW mode=chain x"])
+    func badNewOptionsAreBadOption(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .badOption)
+        #expect(error.verb == "NEW")
+    }
+
+    @Test func theBadOptionIsQuotedSafely() throws {
+        let error = try #require(refusal("NEW \u{1B}[31mred"))
+        #expect(!error.text.contains("\u{1B}"))
+        #expect(error.text.contains("red"))
+    }
+
+    @Test func watchTakesARoomAndAnOptionalPassword() {
+        #expect(command("WATCH fun") == .watch(room: "fun", password: nil))
+        #expect(command("watch fun password=S3cret") == .watch(room: "fun", password: "S3cret"))
+    }
+
+    @Test(arguments: ["WATCH fun colour=red", "WATCH fun secret", "WATCH fun password="])
+    func watchRefusesOtherOptions(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .badOption)
+        #expect(error.verb == "WATCH")
+    }
+
+    @Test func historyTakesAnOptionalRoom() {
+        #expect(command("HISTORY") == .history(room: nil))
+        #expect(command("HISTORY lobby") == .history(room: "lobby"))
+        #expect(command("history  lobby ") == .history(room: "lobby"))
+    }
+}
+
+@Suite("Parsing CHOOSE")
+struct ChooseParsingTests {
+    static func positions(_ indices: Int...) -> [Command.Pick] { indices.map { .position($0) } }
+
+    @Test func positionsAreLettersFromA() {
+        #expect(command("CHOOSE a f k") == .choose(picks: Self.positions(0, 5, 10), revision: nil))
+        #expect(command("CHOOSE z") == .choose(picks: Self.positions(25), revision: nil))
+        #expect(command("CHOOSE A F K") == .choose(picks: Self.positions(0, 5, 10), revision: nil))
+    }
+
+    @Test func compactPositionsSplitIntoLetters() {
+        #expect(command("CHOOSE afk") == .choose(picks: Self.positions(0, 5, 10), revision: nil))
+        #expect(command("choose AFK") == .choose(picks: Self.positions(0, 5, 10), revision: nil))
+        #expect(command("CHOOSE abcd") == .choose(picks: Self.positions(0, 1, 2, 3), revision: nil))
+        #expect(command("CHOOSE afk @17") == .choose(picks: Self.positions(0, 5, 10), revision: 17))
+    }
+
+    @Test func cardCodesStayCodesAsTyped() {
+        #expect(
+            command("CHOOSE 1RFS 2GHT 3PEC")
+                == .choose(picks: [.code("1RFS"), .code("2GHT"), .code("3PEC")], revision: nil))
+        #expect(command("CHOOSE 1rfs") == .choose(picks: [.code("1rfs")], revision: nil))
+    }
+
+    @Test(arguments: ["QD", "qd", "AS", "10H", "KC"])
+    func aPlayingCardCodeIsNotSplitIntoPositions(code: String) {
+        #expect(command("CHOOSE \(code)") == .choose(picks: [.code(code)], revision: nil))
+    }
+
+    @Test func positionsAndCodesMix() {
+        #expect(
+            command("CHOOSE a 2GHT k @17")
+                == .choose(picks: [.position(0), .code("2GHT"), .position(10)], revision: 17))
+    }
+
+    @Test func aRevisionComesLast() {
+        #expect(command("CHOOSE a f k @17") == .choose(picks: Self.positions(0, 5, 10), revision: 17))
+        #expect(command("CHOOSE a f k @0") == .choose(picks: Self.positions(0, 5, 10), revision: 0))
+        #expect(command("CHOOSE b @3") == .choose(picks: Self.positions(1), revision: 3))
+    }
+
+    @Test(arguments: [
+        "CHOOSE a f k @x", "CHOOSE a f k @", "CHOOSE a f k @-1", "CHOOSE a @1.5", "CHOOSE a @17x",
+    ])
+    func aBadRevisionIsArgs(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .args)
+        #expect(error.verb == "CHOOSE")
+    }
+
+    @Test(arguments: ["CHOOSE", "CHOOSE @17", "choose  \t"])
+    func noCardsIsArgs(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .args)
+        #expect(error.verb == "CHOOSE")
+    }
+
+    @Test func upToTheMaximumNumberOfPicksIsAllowed() {
+        let letters = "abcdefghijklmnopqrstuvwxyz".prefix(Command.maximumPicks).map { String($0) }
+        #expect(Command.maximumPicks >= 4)  // ultra mode names four cards
+        #expect(
+            command("CHOOSE " + letters.joined(separator: " "))
+                == .choose(picks: letters.indices.map { .position($0) }, revision: nil))
+    }
+
+    @Test func tooManyPicksIsArgs() throws {
+        let letters = "abcdefghijklmnopqrstuvwxyz".prefix(Command.maximumPicks + 1).map { String($0) }
+        let error = try #require(refusal("CHOOSE " + letters.joined(separator: " ") + " @2"))
+        #expect(error.code == .args)
+        #expect(error.verb == "CHOOSE")
+        #expect(refusal("CHOOSE " + String(repeating: "1RFS ", count: 40))?.code == .args)
+    }
+}
+
+@Suite("Parsing CHAT")
+struct ChatParsingTests {
+    @Test func chatKeepsInnerSpacesAndCase() {
+        #expect(command("CHAT Hello   there, Bob!") == .chat(text: "Hello   there, Bob!"))
+        #expect(command("chat   spaced out   ") == .chat(text: "spaced out"))
+        #expect(command("CHAT\tTabbed") == .chat(text: "Tabbed"))
+    }
+
+    @Test func chatTextIsNotMistakenForCommands() {
+        #expect(command("CHAT QUIT now") == .chat(text: "QUIT now"))
+        #expect(command("CHAT CHAT") == .chat(text: "CHAT"))
+        #expect(command("CHAT @17") == .chat(text: "@17"))
+    }
+
+    @Test func leadingWhitespaceBeforeChatIsNotPartOfTheText() {
+        #expect(command("  CHAT hi") == .chat(text: "hi"))
+        #expect(command("\tchat  hi there") == .chat(text: "hi there"))
+    }
+
+    @Test func chatStripsControlCharactersAndEscapes() {
+        #expect(command("CHAT \u{1B}[31mred\u{1B}[0m text") == .chat(text: "red text"))
+        #expect(command("CHAT a\u{07}b\u{08}c\rd") == .chat(text: "abcd"))
+        #expect(command("CHAT \u{1B}]0;evil title\u{07}hi") == .chat(text: "hi"))
+        #expect(command("CHAT abc\u{202E}fed") == .chat(text: "abcfed"))
+        #expect(command("CHAT héllo ♥") == .chat(text: "héllo ♥"))
+    }
+
+    @Test(arguments: ["CHAT \u{1B}[2J", "CHAT \u{07}\u{07}", "CHAT \u{1B}[31m \u{1B}[0m", "CHAT \u{202E}"])
+    func chatWithNothingLeftIsArgs(text: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.code == .args)
+        #expect(error.verb == "CHAT")
+    }
+}
+
+@Suite("Errors")
+struct ProtocolErrorTests {
+    @Test func anErrorFormatsAsAnErrLine() {
+        #expect(ProtocolError("CHOOSE", .stale, "why").line.text == "ERR CHOOSE STALE why")
+        #expect(ProtocolError("-", .tooLong, "too long").line.text == "ERR - TOOLONG too long")
+        #expect(
+            ProtocolError("CHOOSE", .notSet, "colour: two red, one green").line
+                == .err(verb: "CHOOSE", code: "NOTSET", text: "colour: two red, one green"))
+    }
+
+    @Test func everyErrorCodeInTheProtocolExists() {
+        // The table in protocol.md.
+        let documented = [
+            "UNKNOWN", "ARGS", "BADNAME", "TAKEN", "NONAME", "ALREADY", "BADTOKEN", "DENIED", "NOROOM",
+            "NOSUCHROOM",
+            "MISMATCH", "BADOPTION", "STALE", "NOTSET", "NOTYOURTURN", "OVER", "NOHINTS", "LOCKED",
+            "TOOMANYROOMS", "TOOLONG", "BADUTF8", "SLOWDOWN", "FULL",
+        ]
+        for code in documented {
+            #expect(ErrorCode(rawValue: code)?.rawValue == code)
+        }
+    }
+
+    @Test func everyErrorCodeIsOneUpperCaseWord() {
+        // A client reads the code as the third word of the ERR line.
+        for code in ErrorCode.allCases {
+            #expect(!code.rawValue.isEmpty)
+            #expect(code.rawValue.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }, "\(code)")
+            let line = ProtocolError("PING", code, "some text").line
+            guard case .err(_, let parsed, _) = ServerLine(parsing: line.text) else {
+                Issue.record("\(line.text) does not parse as ERR")
+                continue
+            }
+            #expect(parsed == code.rawValue)
+        }
+    }
+}
