@@ -98,4 +98,10 @@ struct TextRulesTests {
         #expect(TextRules.sanitized("hi\nOK HELLO evil\r\n") == "hiOK HELLO evil")
         #expect(TextRules.sanitized("a\u{85}b\u{0B}c\u{0C}d") == "abcd")  // NEL, VT, FF
     }
+
+    @Test func joinersInEmojiAndScriptsSurvive() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        #expect(TextRules.sanitized("hi \(family)") == "hi \(family)")
+        #expect(TextRules.sanitized("می\u{200C}خواهم") == "می\u{200C}خواهم")
+    }
 }
