@@ -2,8 +2,11 @@
 struct RateLimiter {
     private var tokens = Limits.commandBurst
     private var refilledAt: Double?
-    /// Commands refused in a row; a flood that never lets up is disconnected.
-    private(set) var refusedInARow = 0
+    /// Commands refused since the flood began; a flood that never lets up is disconnected. A flood at
+    /// many times the rate still earns a token now and then, so a pause in the refusals ends the flood,
+    /// not an accepted command.
+    private(set) var refusedInFlood = 0
+    private var lastRefusalAt = -Double.infinity
 
     /// Takes a token for a command at time `now`; `false` means the command must be refused.
     mutating func admit(at now: Double) -> Bool {
@@ -12,11 +15,12 @@ struct RateLimiter {
         }
         refilledAt = now
         guard tokens >= 1 else {
-            refusedInARow += 1
+            if now - lastRefusalAt > Limits.floodPause { refusedInFlood = 0 }
+            refusedInFlood += 1
+            lastRefusalAt = now
             return false
         }
         tokens -= 1
-        refusedInARow = 0
         return true
     }
 }

@@ -28,7 +28,7 @@ extension Server {
                     verb, .slowDown,
                     "more than \(Int(Limits.commandsPerSecond)) commands a second; wait a moment"
                 ).line)
-            if connection.limiter.refusedInARow >= Limits.floodDisconnectAfter {
+            if connection.limiter.refusedInFlood >= Limits.floodDisconnectAfter {
                 logger.warn("flood", ["id": connection.id, "peer": connection.peer])
                 connection.send(.bye("flood"))
                 connection.finish()
@@ -125,7 +125,7 @@ extension Server {
             connection.session = session
             connection.hasIdentified = true
             logger.info("resume", ["id": connection.id, "name": session.name])
-            guard let room = session.room else { return ok("\(session.name) -") }
+            guard let room = session.room else { return ok(session.name) }
             room.presenceChanged(session)
             return ok("\(session.name) \(room.name)", data: room.snapshot)
         case .join(let name, let game, let options):

@@ -55,13 +55,13 @@ public final class Server: @unchecked Sendable {
         let socket = try Socket.listen(host: configuration.host, port: configuration.port)
         listener = socket
         let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
-        source.setEventHandler { [unowned self] in self.acceptPending() }
+        source.setEventHandler { [weak self] in self?.acceptPending() }
         source.setCancelHandler { socket.close() }
         listenSource = source
         source.resume()
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + Limits.sweepInterval, repeating: Limits.sweepInterval)
-        timer.setEventHandler { [unowned self] in self.sweep(now: Clock.now()) }
+        timer.setEventHandler { [weak self] in self?.sweep(now: Clock.now()) }
         timer.resume()
         sweepTimer = timer
         let port = socket.localPort
@@ -86,6 +86,11 @@ public final class Server: @unchecked Sendable {
     /// Says `BYE` to every client, closes every socket and stops listening; for tests and embedders.
     public func stop(reason: String = "server shutting down") {
         queue.sync { shutDown(reason: reason) }
+        // Sources cancel asynchronously; wait (briefly) until every descriptor is closed, so the server can
+        // be released as soon as this returns.
+        for _ in 0..<200 where !queue.sync(execute: { cancelling.isEmpty && connections.isEmpty }) {
+            usleep(5_000)
+        }
     }
 
     /// Runs `body` on the server's queue and waits for it (for tests and tools).
@@ -153,7 +158,8 @@ public final class Server: @unchecked Sendable {
     func markForFlush(_ connection: Connection) {
         connection.isMarkedForFlush = true
         flushList.append(connection)
-        if flushList.count == 1 { queue.async { [unowned self] in self.flushMarked() } }
+        // Strong: the flush must happen even when it is the last thing a stopping server does.
+        if flushList.count == 1 { queue.async { self.flushMarked() } }
     }
 
     private func flushMarked() {

@@ -39,8 +39,10 @@ enum Limits {
     static let commandsPerSecond = 100.0
     /// The burst allowed above the sustained rate, so that pipelined start-up commands pass.
     static let commandBurst = 200.0
-    /// Refused commands in a row after which a flooding connection is closed.
+    /// Refused commands after which a flooding connection is closed.
     static let floodDisconnectAfter = 1_000
+    /// Seconds without a refusal that end a flood (and reset the count above).
+    static let floodPause = 5.0
     /// Seconds a closing connection may take to drain its last lines before it is cut.
     static let closingDeadline = 5.0
     /// Without `@<rev>`, positions are read against the board as it was this many seconds ago: a person

@@ -94,8 +94,13 @@ extension Room {
                 return .failure(
                     ProtocolError("CHOOSE", .args, "'\(shown)' is not a position or a card like QD or 10H"))
             }
-            guard let p = matchismo.slots.firstIndex(where: { $0.card == card }) else {
-                return .failure(ProtocolError("CHOOSE", .stale, "\(card.code) is not on the board"))
+            // Only a card showing its face can be named: naming a face-down card would turn up a card
+            // nobody has seen, and the answer would tell whether it is on the board.
+            guard let p = matchismo.slots.firstIndex(where: { $0.card == card && $0.isFaceUp }) else {
+                return .failure(
+                    ProtocolError(
+                        "CHOOSE", .args,
+                        "no face-up \(card.code) on the board; choose face-down cards by position"))
             }
             position = p
         }
@@ -172,8 +177,9 @@ extension Room {
         return .success("started")
     }
 
-    /// The `HISTORY` data lines for the current game.
+    /// The `HISTORY` data lines for the current game; none once it is over, when it is in the archive.
     func historyLines() -> [ServerLine] {
+        guard !isOver else { return [] }
         func seconds(_ i: Int) -> Int { i < historyTimes.count ? Int(historyTimes[i] - startedAt) : 0 }
         switch game {
         case .set(let setGame):

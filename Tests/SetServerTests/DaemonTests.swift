@@ -1,0 +1,105 @@
+import SetServer
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `setd` executable, run as a host would run it.
+@Suite struct DaemonTests {
+    @Test func sigtermSaysByeAndExitsCleanly() throws {
+        let child = try spawnSetd(["--port", "0", "--host", "127.0.0.1", "--seed", "7"])
+        defer { child.closePipes() }
+        let banner = Child.read(child.stdout, until: monotonicNow() + 10) { $0.contains("\n") }
+        let match = banner.split(separator: "\n").first.flatMap { line -> UInt16? in
+            guard let range = line.firstRange(of: "listening on port ") else { return nil }
+            return UInt16(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard let port = match else {
+            _ = child.waitForExit(timeout: 0)
+            Issue.record("no 'listening on port N' in stdout: \(banner)")
+            return
+        }
+        #expect(banner.contains("nc 127.0.0.1 \(port)"), "\(banner)")
+        let client = try TestClient(port: port, label: "player")
+        #expect(try client.readLine().hasPrefix("SETD 1 "))
+        #expect(try client.request("HELLO ann").isOK("HELLO ann"))
+        #expect(try client.request("JOIN night").isOK("JOIN"))
+
+        kill(child.pid, SIGTERM)
+        let lines = try client.expectEOF(timeout: 5)
+        #expect(lines == ["BYE server shutting down"])
+        let status = child.waitForExit(timeout: 5)
+        #expect(status == 0, "setd exited with \(status.map(String.init) ?? "a signal or not at all")")
+        let log = Child.read(child.stderr, until: monotonicNow() + 1)
+        #expect(log.contains("shutdown"), "the log says why it stopped: \(log)")
+    }
+
+    @Test func sigintAlsoSaysBye() throws {
+        let child = try spawnSetd(["--port", "0", "--host", "127.0.0.1", "--log-level", "error"])
+        defer { child.closePipes() }
+        let banner = Child.read(child.stdout, until: monotonicNow() + 10) { $0.contains("\n") }
+        let port = banner.firstRange(of: "port ").flatMap {
+            UInt16(banner[$0.upperBound...].prefix { $0.isNumber })
+        }
+        guard let port else {
+            _ = child.waitForExit(timeout: 0)
+            Issue.record("no port in \(banner)")
+            return
+        }
+        let client = try TestClient(port: port, label: "player")
+        _ = try client.readLine()
+        kill(child.pid, SIGINT)
+        #expect(try client.expectEOF(timeout: 5) == ["BYE server shutting down"])
+        #expect(child.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test func helpListsEveryFlagAndExitsZero() throws {
+        let child = try spawnSetd(["--help"])
+        defer { child.closePipes() }
+        let status = child.waitForExit(timeout: 10)
+        let text = Child.read(child.stdout, until: monotonicNow() + 1)
+        #expect(status == 0)
+        for flag in [
+            "--host", "--port", "--max-clients", "--max-rooms", "--grace", "--idle-timeout", "--log-level",
+            "--seed", "--help", "-h", "--version",
+        ] {
+            #expect(text.contains(flag), "--help mentions \(flag)")
+        }
+        // Every flag the help lists is one the parser takes.
+        let listed = Set(
+            text.split { $0 == " " || $0 == "\n" || $0 == "[" || $0 == "]" || $0 == "," }
+                .filter { $0.hasPrefix("--") }.map(String.init))
+        #expect(listed.count >= 10, "\(listed)")
+        for flag in listed {
+            let value: [String] =
+                switch flag {
+                case "--help", "--version": []
+                case "--host": ["127.0.0.1"]
+                case "--log-level": ["warn"]
+                default: ["5"]
+                }
+            #expect(throws: Never.self, "\(flag) parses") { _ = try DaemonCommand.parse([flag] + value) }
+        }
+    }
+
+    @Test func versionExitsZero() throws {
+        let child = try spawnSetd(["--version"])
+        defer { child.closePipes() }
+        #expect(child.waitForExit(timeout: 10) == 0)
+        #expect(Child.read(child.stdout, until: monotonicNow() + 1).hasPrefix("setd "))
+    }
+
+    @Test(arguments: [
+        ["--bogus"], ["--port"], ["--port", "70000"], ["--grace", "-1"], ["--log-level", "loud"],
+    ])
+    func badArgumentsExitTwo(arguments: [String]) throws {
+        let child = try spawnSetd(arguments)
+        defer { child.closePipes() }
+        #expect(child.waitForExit(timeout: 10) == 2, "\(arguments)")
+        let message = Child.read(child.stderr, until: monotonicNow() + 1)
+        #expect(message.hasPrefix("setd: "), "\(arguments): \(message)")
+        #expect(Child.read(child.stdout, until: monotonicNow() + 0.2).isEmpty)
+        if arguments == ["--bogus"] { #expect(message.contains("--bogus"), "\(message)") }
+    }
+}

@@ -1,0 +1,69 @@
+import SetServer
+import Synchronization
+import Testing
+
+/// Stopped servers are kept, never freed: a server's sockets finish cancelling on its queue after
+/// `stop()` returns, and a test must not race that teardown.
+private let stoppedServers = Mutex<[Server]>([])
+
+/// An in-process `setd` on 127.0.0.1 and a free port, with a fixed seed so every deal replays.
+final class TestServer {
+    let server: Server
+    let port: UInt16
+    private var isStopped = false
+
+    /// Starts a server; `configure` adjusts the test defaults (loopback, port 0, seed 42, quiet logs).
+    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.seed = 42
+        configuration.logLevel = .error
+        configure(&configuration)
+        server = Server(configuration: configuration)
+        port = try server.start()
+    }
+
+    /// Stops the server (everyone gets `BYE`); safe to call twice.
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        server.stop()
+        let server = self.server
+        stoppedServers.withLock { $0.append(server) }
+    }
+
+    /// Connects and checks the greeting.
+    func connect(_ label: String, receiveBufferSize: Int32? = nil) throws -> TestClient {
+        let client = try TestClient(port: port, label: label, receiveBufferSize: receiveBufferSize)
+        let greeting = try client.readLine()
+        guard greeting.hasPrefix("SETD 1 ") else {
+            throw ClientError(description: "\(label): greeting was '\(greeting)'")
+        }
+        return client
+    }
+
+    /// Connects and says `HELLO <name>`; returns the client and its token.
+    func named(_ name: String, receiveBufferSize: Int32? = nil) throws -> (TestClient, String) {
+        let client = try connect(name, receiveBufferSize: receiveBufferSize)
+        let reply = try client.request("HELLO \(name)")
+        let words = reply.final.split(separator: " ")
+        guard words.count == 4, words[0] == "OK", words[1] == "HELLO", words[2] == name else {
+            throw ClientError(description: "\(name): HELLO got \(reply)")
+        }
+        return (client, String(words[3]))
+    }
+
+    /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client
+    /// and the join reply (the snapshot).
+    func player(
+        _ name: String, room: String, options: String = "", receiveBufferSize: Int32? = nil
+    ) throws -> (TestClient, Reply) {
+        let (client, _) = try named(name, receiveBufferSize: receiveBufferSize)
+        let reply = try client.request(options.isEmpty ? "JOIN \(room)" : "JOIN \(room) \(options)")
+        guard reply.final == "OK JOIN \(room)" else {
+            throw ClientError(description: "\(name): JOIN got \(reply)")
+        }
+        return (client, reply)
+    }
+}
