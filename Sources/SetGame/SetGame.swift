@@ -124,12 +124,13 @@ public struct SetGame: Sendable {
     /// a valid set costs the penalty; a stale or malformed claim changes nothing.
     @discardableResult
     public mutating func claim(_ selection: Selection, by player: String) -> Result<TakenSet, ClaimError> {
-        guard !isOver else { return .failure(.gameOver) }
+        // Stale first: when two players claim the last set at once, the loser was late, not wrong.
         let cards: [Card]
         switch resolve(selection) {
         case .success(let resolved): cards = resolved
         case .failure(let error): return .failure(error)
         }
+        guard !isOver else { return .failure(.gameOver) }
         if let why = whyInvalid(cards) {
             wrongClaims += 1
             scores[player, default: 0] -= options.wrongClaimPenalty
@@ -235,18 +236,28 @@ public struct SetGame: Sendable {
         }
     }
 
-    /// The protocol name of a board position: `a`…`z`. No mode's board reaches 27 cards (normal and
-    /// junior stop at 21, chain at 23, and an Ultra-free board has at most 12 cards).
+    /// The protocol name of a board position: `a`…`z`, then `za`…`zz` for positions 26–51 (Matchismo's
+    /// board has 30 cards; no SET board reaches 27: normal and junior stop at 21, chain at 23, and an
+    /// Ultra-free board has at most 12 cards). No card code starts with `z`, so the names never clash.
     public static func positionName(_ position: Int) -> String {
-        (0..<26).contains(position) ? String(UnicodeScalar(UInt8(97 + position))) : "#\(position)"
+        func letter(_ n: Int) -> String { String(UnicodeScalar(UInt8(97 + n))) }
+        switch position {
+        case 0..<26: return letter(position)
+        case 26..<52: return "z" + letter(position - 26)
+        default: return "#\(position)"
+        }
     }
 
-    /// The position a protocol name (`a`…`z`, either case) stands for, or `nil` if it is not one.
+    /// The position a protocol name (`a`…`z`, `za`…`zz`, either case) stands for, or `nil`.
     public static func position(named name: some StringProtocol) -> Int? {
-        guard name.utf8.count == 1, let byte = name.utf8.first else { return nil }
-        switch byte {
-        case 97...122: return Int(byte) - 97
-        case 65...90: return Int(byte) - 65
+        func letter(_ byte: UInt8) -> Int? {
+            let lower = byte | 0x20
+            return (97...122).contains(lower) ? Int(lower) - 97 : nil
+        }
+        let bytes = Array(name.utf8)
+        switch bytes.count {
+        case 1: return letter(bytes[0])
+        case 2 where bytes[0] | 0x20 == 0x7A: return letter(bytes[1]).map { 26 + $0 }
         default: return nil
         }
     }

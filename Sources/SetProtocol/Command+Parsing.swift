@@ -1,3 +1,5 @@
+import SetGame
+
 extension Command {
     /// Every verb with its argument synopsis, for `HELP` and for error messages.
     public static let synopses: [(verb: String, usage: String)] = [
@@ -81,8 +83,10 @@ extension Command {
             var game: GameKind?
             if let word = rest.first, !word.contains("=") {
                 guard let kind = GameKind(rawValue: word.lowercased()) else {
+                    // The word is echoed back: sanitized and capped, like every echo of client text.
+                    let shown = TextRules.sanitized(word.prefix(20))
                     return .failure(
-                        ProtocolError(verb, .badOption, "unknown game '\(word)'; games: set, matchismo"))
+                        ProtocolError(verb, .badOption, "unknown game '\(shown)'; games: set, matchismo"))
                 }
                 game = kind
                 rest = rest.dropFirst()
@@ -137,9 +141,7 @@ extension Command {
         }
         guard !words.isEmpty, words.count <= maximumPicks else { return .failure(usage) }
         let picks = words.map { word -> Pick in
-            if word.utf8.count == 1, let byte = word.utf8.first, (0x61...0x7A).contains(byte | 0x20) {
-                return .position(Int(byte | 0x20) - 0x61)
-            }
+            if let position = SetGame.position(named: word) { return .position(position) }
             return .code(word)
         }
         return .success(.choose(picks: picks, revision: revision))

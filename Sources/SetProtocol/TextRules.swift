@@ -29,12 +29,25 @@ public enum TextRules {
                 result.append(scalar)
             }
         }
-        return String(result).trimmingSpaces()
+        // The text follows a space in its protocol line (`CHAT <name> <text>`). A leading combining mark
+        // would fuse with that space into one character, and a parser splitting at spaces would read it
+        // as part of the word before: `CHAT ann ́hi` came back as a chat from "ann ́hi" saying nothing.
+        let text = String(result).trimmingSpaces()
+        return String(String.UnicodeScalarView(text.unicodeScalars.drop { $0 == " " || fusesWithSpace($0) }))
+    }
+
+    /// Whether `scalar` joins a space before it into one character (a combining mark, a joiner), by the
+    /// same grapheme rules that `split` uses on the line.
+    private static func fusesWithSpace(_ scalar: Unicode.Scalar) -> Bool {
+        var probe = " "
+        probe.unicodeScalars.append(scalar)
+        return probe.count == 1
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
+        case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+            return true
         default: return false
         }
     }

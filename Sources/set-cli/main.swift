@@ -1,1 +1,3 @@
-print("todo")
+import SetClient
+
+TerminalClient.main()

@@ -309,17 +309,20 @@ struct ClaimTests {
         #expect(game.isOver)
         #expect(game.claim(.positions([0, 1, 2]), by: "ann") == .failure(.gameOver))
         #expect(game.claim(.cards(Array(board.prefix(3))), by: "ann") == .failure(.gameOver))
-        #expect(game.claim(.positions([0]), by: "ann") == .failure(.gameOver))
+        #expect(
+            game.claim(.positions([0]), by: "ann") == .failure(.malformed("a claim names 3 cards, not 1")))
         #expect(game.score(of: "ann") == 0 && game.wrongClaims == 0 && game.board == board)
         #expect(ClaimError.gameOver.description == "the game is over")
     }
 
     @Test func positionNames() {
         #expect(SetGame.positionName(0) == "a" && SetGame.positionName(25) == "z")
-        #expect(SetGame.positionName(26) == "#26")
+        #expect(SetGame.positionName(26) == "za" && SetGame.positionName(29) == "zd")
+        #expect(SetGame.positionName(52) == "#52")
         #expect(SetGame.position(named: "a") == 0 && SetGame.position(named: "U") == 20)
         #expect(SetGame.position(named: "") == nil && SetGame.position(named: "ab") == nil)
-        #expect(SetGame.position(named: "1") == nil)
-        for p in 0..<26 { #expect(SetGame.position(named: SetGame.positionName(p)) == p) }
+        #expect(SetGame.position(named: "1") == nil && SetGame.position(named: "z1") == nil)
+        #expect(SetGame.position(named: "ZB") == 27 && SetGame.position(named: "zzz") == nil)
+        for p in 0..<52 { #expect(SetGame.position(named: SetGame.positionName(p)) == p) }
     }
 }

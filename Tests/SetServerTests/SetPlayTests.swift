@@ -94,7 +94,9 @@ import Testing
         }
 
         // No more claims or hints; a new game starts at once, with scores at 0 and a fresh shuffle.
-        #expect(try ann.request("CHOOSE a b c").final.hasPrefix("ERR CHOOSE OVER "))
+        // Cards still on the board are not stale, so the claim is refused because the game is over.
+        let leftover = board.codes([0, 1, 2]).joined(separator: " ")
+        #expect(try ann.request("CHOOSE \(leftover)").final.hasPrefix("ERR CHOOSE OVER "))
         #expect(try ann.request("HINT").final.hasPrefix("ERR HINT OVER "))
         let new = try bob.request("NEW")
         #expect(new.final == "OK NEW started")

@@ -1,0 +1,130 @@
+import SetProtocol
+
+/// The command line of `set-cli`.
+public struct CLIOptions: Equatable, Sendable {
+    /// The server's address. Default `127.0.0.1`.
+    public var host = "127.0.0.1"
+    /// The server's port. Default 7777.
+    public var port: UInt16 = 7777
+    /// The player name to ask for.
+    public var name = "player"
+    /// The room to join. Default `lobby`.
+    public var room = "lobby"
+    /// The game to create the room with, if it does not exist yet.
+    public var game: GameKind?
+    /// Room options for creating the room (`mode=ultra`).
+    public var options: [String] = []
+    /// Whether to draw in colour (off with `--no-color` or `NO_COLOR`).
+    public var isColour = true
+    /// Whether to print one line per update instead of drawing a screen.
+    public var isPlain = false
+    /// Whether `--help` was asked for.
+    public var wantsHelp = false
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The usage text.
+    public static let usage = """
+        usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
+                       [--option K=V ...] [--no-color] [--plain]
+
+        Plays SET (or Matchismo) on a setd server from a terminal.
+          --host H        server address (default 127.0.0.1)
+          --port N        server port (default 7777)
+          --name NAME     your name, 1–16 of A–Z a–z 0–9 _ - (default: $USER)
+          --room ROOM     the room to join or create (default lobby)
+          --game G        the game of a new room: set or matchismo
+          --option K=V    an option of a new room, e.g. mode=ultra, penalty=0, n=3, or
+                          password=SECRET for a private room (repeatable)
+          --no-color      no colours: colour is written as a letter (also when NO_COLOR is set)
+          --plain         one line per update instead of the full screen (the default when
+                          standard output is not a terminal); commands are read line by line
+        In the game, ? shows the keys.
+        """
+
+    /// Parses the arguments (without the program name) with the environment for defaults.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(CLIError)
+        -> CLIOptions
+    {
+        var options = CLIOptions()
+        if let user = environment["USER"].map(nameFromUser), TextRules.isValidName(user) {
+            options.name = user
+        }
+        if let noColour = environment["NO_COLOR"], !noColour.isEmpty { options.isColour = false }
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            var flag = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(CLIError) -> String {
+                if let inline { return inline }
+                guard let next = rest.popFirst() else { throw CLIError("\(flag) needs a value") }
+                return next
+            }
+            switch flag {
+            case "--host":
+                options.host = try value()
+                guard !options.host.isEmpty else { throw CLIError("--host needs an address") }
+            case "--port", "-p":
+                let text = try value()
+                guard let port = UInt16(text), port > 0 else {
+                    throw CLIError("--port: '\(text)' is not a port (1–65535)")
+                }
+                options.port = port
+            case "--name", "-n":
+                options.name = try value()
+                guard TextRules.isValidName(options.name) else {
+                    throw CLIError(
+                        "--name: '\(TextRules.sanitized(options.name))' is not 1–16 of A–Z a–z 0–9 _ -")
+                }
+            case "--room", "-r":
+                options.room = try value()
+                guard TextRules.isValidName(options.room) else {
+                    throw CLIError(
+                        "--room: '\(TextRules.sanitized(options.room))' is not 1–16 of A–Z a–z 0–9 _ -")
+                }
+            case "--game", "-g":
+                let text = try value()
+                guard let game = GameKind(rawValue: text.lowercased()) else {
+                    throw CLIError("--game: '\(TextRules.sanitized(text))' is not set or matchismo")
+                }
+                options.game = game
+            case "--option", "-o":
+                let text = try value()
+                let parts = text.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !text.contains(" ") else {
+                    throw CLIError("--option: '\(text)' is not K=V")
+                }
+                options.options.append(text)
+            case "--no-color", "--no-colour":
+                options.isColour = false
+            case "--plain":
+                options.isPlain = true
+            case "--help", "-h":
+                options.wantsHelp = true
+            default:
+                throw CLIError("unknown argument '\(TextRules.sanitized(argument))'")
+            }
+        }
+        return options
+    }
+
+    /// A login name made into a player name: characters a name cannot have are dropped.
+    static func nameFromUser(_ user: String) -> String {
+        String(
+            user.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }.prefix(16))
+    }
+}
+
+/// A command line that cannot be used, with the reason.
+public struct CLIError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The reason.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}

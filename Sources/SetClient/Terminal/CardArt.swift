@@ -1,0 +1,196 @@
+import SetGame
+import SetProtocol
+
+/// How a card on the board is marked.
+public enum CardMark: Equatable, Sendable {
+    /// Nothing special.
+    case none
+    /// The player is typing this card's letter.
+    case selected
+    /// The server's hint named this card.
+    case hinted
+}
+
+/// Draws cards as terminal text: a three-line box, a one-line cell, or a code inside a sentence.
+///
+/// Every SET card shows its real count of shapes in its real colour. The fill is the glyph — solid
+/// ▲ ● ■, striped (half-filled) ◭ ◐ ◧, open △ ○ □ — so fills stay apart without colour; without colour
+/// the colour is written as a letter (R, G, P).
+public enum CardArt {
+    /// Columns of a card box.
+    public static let boxWidth = 9
+    /// Lines of a card box.
+    public static let boxHeight = 3
+    /// Columns of a one-line card cell.
+    public static let cellWidth = 7
+
+    /// The glyph for one shape with one fill, by `[shape][fill]`.
+    static let glyphs: [[String]] = [
+        ["▲", "◭", "△"],
+        ["●", "◐", "○"],
+        ["■", "◧", "□"],
+    ]
+
+    /// The glyph of a card's shape and fill.
+    public static func glyph(_ card: Card) -> String { glyphs[card.shape.rawValue][card.fill.rawValue] }
+
+    /// The terminal colour of a SET colour; purple is the terminal's magenta.
+    public static func terminalColour(_ colour: Colour) -> TerminalColour {
+        switch colour {
+        case .red: return .red
+        case .green: return .green
+        case .purple: return .magenta
+        }
+    }
+
+    /// The letter that stands for a colour without colour.
+    public static func colourLetter(_ colour: Colour) -> String { ["R", "G", "P"][colour.rawValue] }
+
+    /// The style of a card's shapes.
+    static func style(_ card: Card) -> TextStyle {
+        TextStyle(colour: terminalColour(card.colour), isBold: true)
+    }
+
+    /// The style of a playing card's rank and suit: hearts and diamonds are red.
+    static func style(_ card: PlayingCard) -> TextStyle {
+        card.suit == .hearts || card.suit == .diamonds ? TextStyle(colour: .red, isBold: true) : .bold
+    }
+
+    /// A card code written in the card's colour, for sentences like "bob took 1RFS 2GHT 3PEC".
+    public static func inline(_ code: String) -> StyledText {
+        let shown = TextRules.sanitized(code)
+        if let card = Card(shown) { return StyledText(card.code, style(card)) }
+        let isMatched = shown.hasPrefix("=")
+        if let card = PlayingCard(code: isMatched ? shown.dropFirst() : Substring(shown)) {
+            return StyledText((isMatched ? "=" : "") + card.symbol, style(card))
+        }
+        return StyledText(shown)
+    }
+
+    /// Codes separated by spaces, each in its colour.
+    public static func inline(_ codes: [String]) -> StyledText {
+        var text = StyledText()
+        for (i, code) in codes.enumerated() {
+            if i > 0 { text.append(" ") }
+            text.append(inline(code))
+        }
+        return text
+    }
+
+    /// A card as a box of ``boxHeight`` lines, ``boxWidth`` columns each, labelled with `label`.
+    public static func box(
+        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool
+    ) -> [StyledText] {
+        var border = Border.rounded
+        var inner: StyledText
+        var bottomLabel = ""
+        var borderStyle = TextStyle.plain
+        switch slot {
+        case .set(let card):
+            let glyph = glyph(card)
+            let shapes = Array(repeating: glyph, count: card.count).joined(separator: " ")
+            inner = centred(StyledText(shapes, style(card)), in: 7)
+            if colourLetters { bottomLabel = colourLetter(card.colour) }
+        case .playing(let card?, let isMatched):
+            inner = centred(StyledText(card.symbol, isMatched ? .dim : style(card)), in: 7)
+            if isMatched {
+                border = .dotted
+                borderStyle = .dim
+            }
+        case .playing(nil, _):
+            inner = StyledText("░░░░░░░", .dim)
+        case .unreadable(let code):
+            inner = centred(StyledText(TextRules.sanitized(code)), in: 7)
+        }
+        switch mark {
+        case .none: break
+        case .selected:
+            border = .double
+            borderStyle = .bold
+        case .hinted: break
+        }
+        let b = border.characters
+        let fill = String(repeating: b.horizontal, count: 7)
+        var top = StyledText(b.topLeft, borderStyle)
+        top.append(label, mark == .selected ? TextStyle(isBold: true, isReversed: true) : .bold)
+        let hintMark = mark == .hinted ? "*" : b.horizontal
+        top.append(
+            String(repeating: b.horizontal, count: max(0, 6 - TextWidth.columns(label))) + hintMark,
+            borderStyle)
+        top.append(b.topRight, borderStyle)
+        var middle = StyledText(b.vertical, borderStyle)
+        middle.append(inner)
+        middle.append(b.vertical, borderStyle)
+        var bottom: StyledText
+        if bottomLabel.isEmpty {
+            bottom = StyledText(b.bottomLeft + fill + b.bottomRight, borderStyle)
+        } else {
+            bottom = StyledText(b.bottomLeft + String(repeating: b.horizontal, count: 3), borderStyle)
+            bottom.append(bottomLabel, .bold)
+            bottom.append(String(repeating: b.horizontal, count: 3) + b.bottomRight, borderStyle)
+        }
+        return [top, middle, bottom]
+    }
+
+    /// A card as one cell of ``cellWidth`` columns: ` a ▲▲▲R`, `[a]▲▲▲ ` when selected, `*a*` when hinted.
+    public static func cell(
+        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool
+    ) -> StyledText {
+        let brackets: (String, String)
+        switch mark {
+        case .none: brackets = (" ", " ")
+        case .selected: brackets = ("[", "]")
+        case .hinted: brackets = ("*", "*")
+        }
+        let labelStyle = mark == .selected ? TextStyle(isBold: true, isReversed: true) : .bold
+        var text = StyledText()
+        if TextWidth.columns(label) == 1 {
+            text.append(brackets.0, .bold)
+            text.append(label, labelStyle)
+            text.append(brackets.1, .bold)
+        } else {
+            text.append(StyledText(label, labelStyle).padded(to: 3))  // "#26": no room for brackets
+        }
+        switch slot {
+        case .set(let card):
+            text.append(
+                StyledText(String(repeating: glyph(card), count: card.count), style(card)).padded(to: 3))
+            text.append(colourLetters ? colourLetter(card.colour) : " ", .bold)
+        case .playing(let card?, let isMatched):
+            text.append(
+                StyledText((isMatched ? "=" : "") + card.symbol, isMatched ? .dim : style(card)).padded(to: 4)
+            )
+        case .playing(nil, _):
+            text.append(StyledText("░░░", .dim).padded(to: 4))
+        case .unreadable(let code):
+            text.append(StyledText(TextRules.sanitized(code)).padded(to: 4))
+        }
+        return text
+    }
+
+    private static func centred(_ text: StyledText, in columns: Int) -> StyledText {
+        let cut = text.truncated(to: columns)
+        let left = (columns - cut.width) / 2
+        var result = StyledText(String(repeating: " ", count: left))
+        result.append(cut)
+        return result.padded(to: columns)
+    }
+
+    private enum Border {
+        case rounded, double, dotted
+
+        var characters:
+            (
+                topLeft: String, topRight: String, bottomLeft: String, bottomRight: String,
+                horizontal: String,
+                vertical: String
+            )
+        {
+            switch self {
+            case .rounded: return ("╭", "╮", "╰", "╯", "─", "│")
+            case .double: return ("╔", "╗", "╚", "╝", "═", "║")
+            case .dotted: return ("┌", "┐", "└", "┘", "┄", "┆")
+            }
+        }
+    }
+}

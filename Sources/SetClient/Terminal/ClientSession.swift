@@ -1,0 +1,341 @@
+import SetGame
+import SetProtocol
+
+/// The terminal client's side of the protocol, with no I/O: it takes the lines the server sends and
+/// the commands the player types, keeps the ``GameView``, and says what to send and what to show.
+///
+/// Replies are matched to commands by order: every command sent is queued, and an `OK`/`ERR` line
+/// ends the oldest one (protocol.md, "Replies and events"). That is how a claim's `ERR` is told apart
+/// from a chat's, even when several commands are in flight.
+public struct ClientSession: Sendable {
+    /// Something the session wants done.
+    public enum Output: Equatable, Sendable {
+        /// Send this line to the server.
+        case send(String)
+        /// Add this to the event list.
+        case event(LogEntry)
+        /// Show this as the result of the player's last command.
+        case status(Status)
+        /// Open a scrollable list (history, rooms).
+        case panel(Panel)
+        /// The server confirmed `QUIT`: the program can end.
+        case finished
+    }
+
+    /// The result of a command, for the line above the input.
+    public struct Status: Equatable, Sendable {
+        /// Whether it is good news, news, or a refusal.
+        public enum Kind: Equatable, Sendable { case success, info, failure }
+        /// Which kind.
+        public var kind: Kind
+        /// The words.
+        public var text: String
+
+        /// Creates a status.
+        public init(_ kind: Kind, _ text: String) {
+            self.kind = kind
+            self.text = text
+        }
+    }
+
+    /// How many names to try when the one asked for is taken (`alice2` … `alice9`).
+    static let nameAttempts = 9
+
+    /// The room as the server described it.
+    public private(set) var view = GameView()
+    /// The name asked for, then the name the server confirmed.
+    public private(set) var name: String
+    /// The token from `OK HELLO`, for `RESUME` after a drop.
+    public private(set) var token: String?
+    /// Whether the server confirmed the name (or a resumed seat) on this connection.
+    public private(set) var isNamed = false
+    /// The room to be in: the one asked for, then the one joined.
+    public private(set) var room: String
+    /// The position and card of the last hint, until the board changes.
+    public private(set) var hint: (position: Int, card: String)?
+    /// Whether the player asked to quit.
+    public private(set) var isQuitting = false
+    /// Whether a lost connection should be made again: not after `QUIT`, and not when the server
+    /// said goodbye because of idleness, flooding or the seat being resumed elsewhere.
+    public private(set) var shouldReconnect = true
+    /// Whether a connection is open.
+    public private(set) var isConnected = false
+
+    private let baseName: String
+    private let game: GameKind?
+    private let joinOptions: [String]
+    private var nameAttempt = 1
+    private var outstanding: [Pending] = []
+    private var replyLines: [ServerLine] = []
+
+    /// A command sent and not yet answered.
+    private struct Pending: Sendable {
+        var verb: String
+        var line: String
+        /// For snapshot commands: whether the snapshot's first line reset the view yet.
+        var hasSnapshot = false
+    }
+
+    /// Creates a session that will name itself `name` and sit down in `room`, creating it with
+    /// `game` and `options` (`mode=ultra` …) if it does not exist.
+    public init(name: String, room: String, game: GameKind? = nil, options: [String] = []) {
+        self.name = name
+        self.baseName = name
+        self.room = room
+        self.game = game
+        self.joinOptions = options
+    }
+
+    /// Lines sent and not answered yet, oldest first.
+    public var outstandingCommands: [String] { outstanding.map(\.line) }
+
+    // MARK: Connection
+
+    /// A connection was made; the greeting comes next.
+    public mutating func connectionOpened() {
+        isConnected = true
+        isNamed = false
+        outstanding = []
+        replyLines = []
+        nameAttempt = 1
+    }
+
+    /// The connection is gone; what was in flight will never be answered.
+    public mutating func connectionLost(_ reason: String) -> [Output] {
+        isConnected = false
+        isNamed = false
+        outstanding = []
+        replyLines = []
+        if isQuitting { return [.finished] }
+        return [.event(.problem("connection lost: \(reason)"))]
+    }
+
+    // MARK: Server lines
+
+    /// Handles one line from the server.
+    public mutating func receive(_ line: ServerLine) -> [Output] {
+        if line.isFinal {
+            guard !outstanding.isEmpty else {
+                if case .err(_, _, let text) = line { return [.event(.problem("server: \(text)"))] }
+                return []
+            }
+            let pending = outstanding.removeFirst()
+            let data = replyLines
+            replyLines = []
+            return finish(pending, with: line, data: data)
+        }
+        if isReplyData(line) {
+            replyLines.append(line)
+            if case .room(let roomName, _, _, _) = line, outstanding.first?.verb == "ROOMS" {
+                // A ROOMS listing: only our own room's line also tells the view something.
+                if roomName == view.room { view.apply(line) }
+                return []
+            }
+        }
+        return handleEvent(line)
+    }
+
+    /// Whether `line` belongs to the reply of the oldest outstanding command rather than being an
+    /// event. Events of the same shape (a `PLAYER` line) are applied to the view either way.
+    private mutating func isReplyData(_ line: ServerLine) -> Bool {
+        guard let verb = outstanding.first?.verb else { return false }
+        switch (verb, line) {
+        case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help): return true
+        case ("JOIN", .room(let name, _, _, _)), ("RESUME", .room(let name, _, _, _)),
+            ("STATE", .room(let name, _, _, _)):
+            // A snapshot starts with its ROOM line: forget the old room before reading the new one.
+            if !outstanding[0].hasSnapshot && (verb != "JOIN" || name == Self.joinTarget(outstanding[0].line))
+            {
+                outstanding[0].hasSnapshot = true
+                view.reset()
+                hint = nil
+            }
+            return false
+        default: return false
+        }
+    }
+
+    private static func joinTarget(_ line: String) -> String {
+        line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+    }
+
+    private mutating func handleEvent(_ line: ServerLine) -> [Output] {
+        let oldRevision = view.revision
+        view.apply(line)
+        if view.revision != oldRevision { hint = nil }
+        switch line {
+        case .greeting:
+            if let token { return send("RESUME \(token)") }
+            return send("HELLO \(name)")
+        case .set(let who, let cards): return [.event(.took(name: who, cards: cards))]
+        case .wrong(let who, let penalty, let cards, let why):
+            return [.event(.wrong(name: who, penalty: penalty, cards: cards, why: why))]
+        case .chose(let who, let points, let text):
+            return [.event(.chose(name: who, points: points, text: text))]
+        case .chat(let who, let text): return [.event(.chat(name: who, text: text))]
+        case .joined(let who): return who == name ? [] : [.event(.joined(who))]
+        case .left(let who): return [.event(.left(who))]
+        case .newGame(let who):
+            hint = nil
+            return [.event(.newGame(who))]
+        case .vote(let who, let votes, let needed):
+            return [.event(.vote(name: who, votes: votes, needed: needed))]
+        case .over(let scores): return [.event(.over(scores.map { "\($0.name) \($0.score)" }))]
+        case .bye(let reason):
+            let lasting = ["idle", "flood", "resumed"]
+            if isQuitting || lasting.contains(where: { reason.hasPrefix($0) }) { shouldReconnect = false }
+            return [.event(.bye(reason))]
+        default: return []
+        }
+    }
+
+    private mutating func finish(_ pending: Pending, with line: ServerLine, data: [ServerLine]) -> [Output] {
+        switch line {
+        case .ok(_, let detail): return succeeded(pending, detail: detail, data: data)
+        case .err(_, let code, let text): return failed(pending, code: code, text: TextRules.sanitized(text))
+        default: return []
+        }
+    }
+
+    private mutating func succeeded(_ pending: Pending, detail: String, data: [ServerLine]) -> [Output] {
+        let words = detail.split(separator: " ").map(String.init)
+        switch pending.verb {
+        case "HELLO":
+            isNamed = true
+            if let confirmed = words.first { name = confirmed }
+            if words.count > 1 { token = words[1] }
+            return [.event(.info("connected as \(name)"))] + send(joinLine(room: room, words: joinWords))
+        case "RESUME":
+            isNamed = true
+            if let confirmed = words.first { name = confirmed }
+            if words.count > 1, words[1] != "-" {
+                room = words[1]
+                return [.event(.info("back in \(room) as \(name)"))]
+            }
+            return send(joinLine(room: room, words: joinWords))
+        case "JOIN":
+            if let joined = words.first { room = joined }
+            let game = view.game == "matchismo" ? "Matchismo" : "SET"
+            return [.event(.info("joined \(room) (\(game)); ? shows the keys"))]
+        case "LEAVE":
+            view.reset()
+            return [.status(Status(.info, "you left \(room); /join a room to play"))]
+        case "CHOOSE":
+            if view.game == "matchismo" {
+                return [.status(Status(.info, "you turned \(CardArt.inline(words).plainText)"))]
+            }
+            return [.status(Status(.success, "Set! \(CardArtText.codes(words))"))]
+        case "HINT":
+            for case .hint(let position, let card) in data {
+                if let index = SetGame.position(named: position) { hint = (index, card) }
+                return [
+                    .status(
+                        Status(
+                            .info,
+                            "hint: \(TextRules.sanitized(position)) (\(TextRules.sanitized(card))) is in a set"
+                        ))
+                ]
+            }
+            return []
+        case "NEW":
+            return words.first == "voted"
+                ? [.status(Status(.info, "you voted for a new game (\(words.dropFirst().joined()))"))] : []
+        case "HISTORY":
+            return [.panel(Panel.history(data, room: Self.historyRoom(pending.line) ?? room))]
+        case "ROOMS":
+            return [.panel(Panel.rooms(data))]
+        case "QUIT":
+            return [.finished]
+        default:
+            return []
+        }
+    }
+
+    private mutating func failed(_ pending: Pending, code: String, text: String) -> [Output] {
+        switch (pending.verb, code) {
+        case ("HELLO", "TAKEN") where nameAttempt < Self.nameAttempts:
+            nameAttempt += 1
+            let next = String(baseName.prefix(TextRules.maximumNameLength - 1)) + String(nameAttempt)
+            name = next
+            return [.event(.problem("the name \(baseName) is taken; trying \(next)"))] + send("HELLO \(next)")
+        case ("RESUME", "BADTOKEN"):
+            // The seat is gone (the grace ran out, or the server restarted): start over with the name.
+            token = nil
+            name = baseName
+            nameAttempt = 1
+            return [.event(.problem("your old seat is gone; joining again"))] + send("HELLO \(name)")
+        case ("CHOOSE", "STALE"):
+            return [
+                .status(
+                    Status(.failure, "too late: the board changed before your claim arrived (no penalty)"))
+            ]
+        case ("CHOOSE", "NOTSET"):
+            return [.status(Status(.failure, "not a set: \(text)"))]
+        case ("HELLO", _), ("JOIN", _), ("RESUME", _):
+            return [.event(.problem("\(pending.verb.lowercased()) refused: \(text)"))]
+        default:
+            return [.status(Status(.failure, text))]
+        }
+    }
+
+    private static func historyRoom(_ line: String) -> String? {
+        let words = line.split(separator: " ")
+        return words.count > 1 ? String(words[1]) : nil
+    }
+
+    // MARK: Commands
+
+    private var joinWords: [String] {
+        (game.map { [$0.rawValue] } ?? []) + joinOptions
+    }
+
+    private func joinLine(room: String, words: [String]) -> String {
+        (["JOIN", room] + words).joined(separator: " ")
+    }
+
+    private mutating func send(_ line: String) -> [Output] {
+        let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? "-"
+        outstanding.append(Pending(verb: verb, line: line))
+        return [.send(line)]
+    }
+
+    /// Carries out a command typed by the player. `revision` is the board revision on the screen the
+    /// player was looking at, sent with claims so the server can refuse a claim on a changed board.
+    public mutating func perform(_ command: UserCommand, revision: Int) -> [Output] {
+        if case .quit = command {
+            isQuitting = true
+            shouldReconnect = false
+            return isConnected ? send("QUIT") : [.finished]
+        }
+        if case .reconnect = command {
+            shouldReconnect = true
+            return []
+        }
+        guard isConnected, isNamed else {
+            let advice = shouldReconnect ? "wait for the connection (or /quit)" : "/reconnect connects again"
+            return [.status(Status(.failure, "not connected; \(advice)"))]
+        }
+        switch command {
+        case .claim(let picks):
+            guard view.room != nil else {
+                return [.status(Status(.failure, "join a room first: /join <room>"))]
+            }
+            return send((["CHOOSE"] + picks + ["@\(revision)"]).joined(separator: " "))
+        case .chat(let text): return send("CHAT \(text)")
+        case .hint: return send("HINT")
+        case .new(let words): return send((["NEW"] + words).joined(separator: " "))
+        case .history(let other): return send(other.map { "HISTORY \($0)" } ?? "HISTORY")
+        case .rooms: return send("ROOMS")
+        case .join(let target, let words): return send(joinLine(room: target, words: words))
+        case .leave: return send("LEAVE")
+        case .help, .quit, .reconnect: return []
+        }
+    }
+}
+
+/// Card codes as plain text for status lines.
+enum CardArtText {
+    static func codes(_ codes: [String]) -> String {
+        codes.map { TextRules.sanitized($0) }.joined(separator: " ")
+    }
+}

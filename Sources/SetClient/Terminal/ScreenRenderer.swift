@@ -1,0 +1,338 @@
+import SetProtocol
+
+/// Turns the client's view of the game and the screen state into the lines of one frame.
+///
+/// A pure function of its inputs — no terminal, no clock — so every layout has a golden test. The
+/// layout, top to bottom: a title line; the board with the scoreboard beside it (or a one-line
+/// summary under it when the terminal is narrow); a rule; the latest events; the result of the last
+/// command; the input line. A terminal too small for any layout gets a message instead of garbage.
+public struct ScreenRenderer: Sendable {
+    /// The room as the server described it.
+    public var view: GameView
+    /// The player's own name, if the server confirmed one.
+    public var me: String?
+    /// The position of the last hint.
+    public var hint: Int?
+    /// Input, events, status, panel and connection.
+    public var ui: TerminalUI
+    /// Whether to use colour; without it every colour is also written as a letter.
+    public var isColour: Bool
+
+    /// Columns of the scoreboard beside the board.
+    public static let sidebarWidth = 24
+    /// Columns between the board and the scoreboard.
+    static let sidebarGap = 2
+    /// Event lines that must fit for a layout to be used.
+    static let minimumEventLines = 2
+    /// The smallest terminal drawn at all.
+    public static let minimumSize = TerminalSize(columns: 30, rows: 10)
+
+    /// Creates a renderer for one frame.
+    public init(view: GameView, me: String?, hint: Int?, ui: TerminalUI, isColour: Bool) {
+        self.view = view
+        self.me = me
+        self.hint = hint
+        self.ui = ui
+        self.isColour = isColour
+    }
+
+    /// Lines a panel shows at once on a terminal of `size`.
+    public static func panelHeight(_ size: TerminalSize) -> Int { max(1, size.rows - 4) }
+
+    /// The frame for a terminal of `size`.
+    public func frame(_ size: TerminalSize) -> Frame {
+        let width = size.columns
+        guard width >= Self.minimumSize.columns, size.rows >= Self.minimumSize.rows else {
+            return tooSmall(size)
+        }
+        if let panel = ui.panel { return panelFrame(panel, size) }
+        guard let layout = layout(size) else { return tooSmall(size) }
+
+        var lines = [header(width)]
+        let board = boardLines(layout.grid)
+        let side = layout.isBeside ? sidebar(height: layout.mainHeight) : []
+        for row in 0..<layout.mainHeight {
+            var line = row < board.count ? board[row] : StyledText()
+            if layout.isBeside {
+                line = line.padded(to: layout.grid.width + Self.sidebarGap)
+                if row < side.count { line.append(side[row]) }
+            }
+            lines.append(line)
+        }
+        lines += layout.summary
+        lines.append(StyledText(String(repeating: "─", count: width), .dim))
+        let eventRows = size.rows - lines.count - 2
+        lines += eventLines(width: width, count: eventRows)
+        lines.append(statusLine(width))
+        let (input, cursor) = inputLine(width)
+        lines.append(input)
+        return Frame(
+            lines: lines.map { $0.truncated(to: width) },
+            cursor: Frame.Position(row: size.rows - 1, column: cursor))
+    }
+
+    // MARK: Layout
+
+    private struct Layout {
+        var grid: BoardGrid
+        var isBeside: Bool
+        var summary: [StyledText]
+        var mainHeight: Int
+    }
+
+    /// The first layout that fits, preferring big cards to the scoreboard beside them: the cards are
+    /// the game.
+    private func layout(_ size: TerminalSize) -> Layout? {
+        let fixed = 1 + 1 + Self.minimumEventLines + 2  // title, rule, events, status, input
+        let available = size.rows - fixed
+        if view.room == nil,
+            let grid = BoardGrid.make(count: 0, isMatchismo: false, isCompact: true, maxWidth: size.columns)
+        {
+            return available >= 2 ? Layout(grid: grid, isBeside: false, summary: [], mainHeight: 2) : nil
+        }
+        let count = max(view.board.count, 1)
+        for (isCompact, isBeside) in [(false, true), (false, false), (true, true), (true, false)] {
+            let boardWidth = isBeside ? size.columns - Self.sidebarWidth - Self.sidebarGap : size.columns
+            guard
+                let grid = BoardGrid.make(
+                    count: count, isMatchismo: view.game == "matchismo", isCompact: isCompact,
+                    maxWidth: boardWidth)
+            else { continue }
+            let boardHeight = grid.height
+            if isBeside {
+                guard boardHeight <= available else { continue }
+                let wanted = sidebar(height: .max).count
+                let mainHeight = max(boardHeight, min(wanted, available))
+                return Layout(grid: grid, isBeside: true, summary: [], mainHeight: mainHeight)
+            }
+            let summary = Array(summaryText().wrapped(to: size.columns).prefix(2))
+            guard boardHeight + summary.count <= available else { continue }
+            return Layout(grid: grid, isBeside: false, summary: summary, mainHeight: boardHeight)
+        }
+        return nil
+    }
+
+    private func tooSmall(_ size: TerminalSize) -> Frame {
+        let message: [StyledText] = [
+            StyledText(
+                "Terminal too small (\(size.columns)×\(size.rows))", TextStyle(colour: .yellow, isBold: true)),
+            "for this board.",
+            "Make the window bigger",
+            "(at least \(Self.minimumSize.columns)×\(Self.minimumSize.rows); 80×24 is best).",
+            "Ctrl-C quits.",
+        ]
+        var lines: [StyledText] = []
+        for line in message { lines += line.wrapped(to: max(1, size.columns)) }
+        lines = Array(lines.prefix(size.rows))
+        while lines.count < size.rows { lines.append(StyledText()) }
+        return Frame(lines: lines.map { $0.truncated(to: size.columns) }, cursor: nil)
+    }
+
+    // MARK: Parts
+
+    private var isMatchismo: Bool { view.game == "matchismo" }
+
+    private func header(_ width: Int) -> StyledText {
+        var left = StyledText(isMatchismo ? "Matchismo" : "SET", .bold)
+        if let room = view.room {
+            left.append(" · ")
+            left.append(TextRules.sanitized(room), TextStyle(colour: .cyan, isBold: true))
+            if isMatchismo {
+                let n = view.options["n"] ?? "2"
+                left.append(" · \(TextRules.sanitized(n)) cards a match")
+            } else {
+                left.append(" · " + TextRules.sanitized(view.options["mode"] ?? "normal"))
+            }
+            if view.status == "over" { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+        }
+        var right: StyledText
+        switch ui.connection {
+        case .connecting: right = StyledText("connecting…", TextStyle(colour: .yellow))
+        case .online: right = StyledText(me.map { TextRules.sanitized($0) } ?? "online", .bold)
+        case .reconnecting(let attempt, let seconds):
+            let when = seconds > 0 ? " in \(seconds)s" : "…"
+            right = StyledText(
+                "connection lost · retry \(attempt)\(when)", TextStyle(colour: .yellow, isBold: true))
+        case .offline(let reason):
+            right = StyledText(
+                "offline: \(TextRules.sanitized(reason)) · /reconnect",
+                TextStyle(colour: .yellow, isBold: true))
+        }
+        right = right.truncated(to: max(0, width - 12))
+        let room = width - right.width - 1
+        return left.truncated(to: room).padded(to: room) + " " + right
+    }
+
+    private var marks: [Int: CardMark] {
+        var marks: [Int: CardMark] = [:]
+        if let hint { marks[hint] = .hinted }
+        for p in UserCommand.typedPositions(ui.editor.text, context: UserCommand.Context(view)) {
+            marks[p] = .selected
+        }
+        return marks
+    }
+
+    private func boardLines(_ grid: BoardGrid) -> [StyledText] {
+        guard view.room != nil else {
+            return [
+                StyledText("Not in a room.", .bold),
+                StyledText("/join <room> to play, /rooms to list them.", .dim),
+            ]
+        }
+        guard !view.board.isEmpty else {
+            return [StyledText(view.status == "over" ? "" : "(no cards)", .dim)]
+        }
+        return grid.lines(view.board, marks: marks, colourLetters: !isColour)
+    }
+
+    private func playerLine(_ player: GameView.Player, width: Int) -> StyledText {
+        let isTurn = isMatchismo && view.turn == player.name
+        var line = StyledText(isTurn ? "▶" : " ", TextStyle(colour: .yellow, isBold: true))
+        line.append(player.isOnline ? "●" : "○", player.isOnline ? TextStyle(colour: .green) : .dim)
+        line.append(" ")
+        var name = StyledText(TextRules.sanitized(player.name), player.name == me ? .bold : .plain)
+        if !player.isOnline { name.append(" away", .dim) }
+        let score = String(player.score)
+        line.append(name.padded(to: max(1, width - 3 - score.count - 1)))
+        line.append(" " + score, .bold)
+        return line
+    }
+
+    /// The scoreboard and the room's facts, at most `height` lines of ``sidebarWidth`` columns.
+    private func sidebar(height: Int) -> [StyledText] {
+        guard view.room != nil else { return [] }
+        let width = Self.sidebarWidth
+        var facts: [StyledText] = [StyledText()]
+        var deck = StyledText("Deck \(view.deckCount)")
+        deck.append("  board #\(view.revision)", .dim)
+        facts.append(deck)
+        if isMatchismo {
+            if let turn = view.turn {
+                facts.append(
+                    turn == me
+                        ? StyledText("Your turn!", TextStyle(colour: .yellow, isBold: true))
+                        : StyledText("Turn: ") + StyledText(TextRules.sanitized(turn), .bold))
+            } else {
+                facts.append(StyledText("Turn: nobody", .dim))
+            }
+        }
+        if !view.chain.isEmpty {
+            facts.append(StyledText("Chain: reuse one (1–3)", .bold))
+            for (i, card) in view.chain.enumerated() {
+                var line = StyledText(" \(i + 1) ")
+                line.append(
+                    StyledText(
+                        String(repeating: CardArt.glyph(card), count: card.count), CardArt.style(card)
+                    ).padded(to: 4))
+                line.append(CardArt.inline(card.code))
+                facts.append(line)
+            }
+        }
+        if let scores = view.finalScores {
+            facts.append(StyledText("Game over", TextStyle(colour: .yellow, isBold: true)))
+            if let best = scores.first {
+                facts.append(StyledText(TextRules.sanitized(best.name), .bold) + " wins")
+            }
+            facts.append(StyledText("/new plays again", .dim))
+        }
+        var lines = [StyledText("Players", .bold)]
+        let room = height == .max ? view.players.count : max(0, height - 1 - facts.count)
+        let shown = view.players.count > room ? max(0, room - 1) : view.players.count
+        lines += view.players.prefix(shown).map { playerLine($0, width: width) }
+        if shown < view.players.count {
+            lines.append(StyledText("  … \(view.players.count - shown) more", .dim))
+        }
+        lines += facts
+        return Array(lines.prefix(height)).map { $0.truncated(to: width) }
+    }
+
+    /// The scoreboard in one run of text, for terminals too narrow for the sidebar.
+    private func summaryText() -> StyledText {
+        var text = StyledText()
+        for player in view.players {
+            if isMatchismo && view.turn == player.name {
+                text.append("▶", TextStyle(colour: .yellow, isBold: true))
+            }
+            text.append(
+                player.isOnline ? "●\u{A0}" : "○\u{A0}", player.isOnline ? TextStyle(colour: .green) : .dim)
+            // No-break spaces inside an entry, so a player's name, score and presence wrap together.
+            text.append(TextRules.sanitized(player.name), player.name == me ? .bold : .plain)
+            text.append("\u{A0}\(player.score)\(player.isOnline ? "" : "\u{A0}away")  ")
+        }
+        text.append("deck \(view.deckCount) · #\(view.revision)", .dim)
+        if !view.chain.isEmpty {
+            text.append(" · chain ")
+            for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }
+        }
+        if view.status == "over" { text.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+        return text
+    }
+
+    private func eventLines(width: Int, count: Int) -> [StyledText] {
+        guard count > 0 else { return [] }
+        var lines: [StyledText] = []
+        for entry in ui.events.reversed() {
+            // Continuation lines are indented, so where one event ends and the next starts shows.
+            let wrapped = entry.styled.wrapped(to: width - 2).enumerated().map { i, line in
+                i == 0 ? line : "  " + line
+            }
+            lines.insert(contentsOf: wrapped, at: 0)
+            if lines.count >= count { break }
+        }
+        lines = Array(lines.suffix(count))
+        while lines.count < count { lines.append(StyledText()) }
+        return lines
+    }
+
+    private func statusLine(_ width: Int) -> StyledText {
+        if let status = ui.status {
+            let text = TextRules.sanitized(status.text)  // It may quote the server.
+            switch status.kind {
+            case .success: return StyledText("✓ " + text, TextStyle(colour: .green, isBold: true))
+            case .failure: return StyledText("✗ " + text, TextStyle(colour: .yellow, isBold: true))
+            case .info: return StyledText(text)
+            }
+        }
+        if view.room == nil { return StyledText("/join <room> · /rooms · ? for help", .dim) }
+        if isMatchismo { return StyledText("a letter + Enter turns a card · /chat · ? help", .dim) }
+        let n = view.options["mode"] == "ultra" ? 4 : 3
+        return StyledText("\(n) letters + Enter claims · /chat · ? help", .dim)
+    }
+
+    /// The input line and the cursor's column, scrolled sideways so the cursor always shows.
+    private func inputLine(_ width: Int) -> (StyledText, Int) {
+        let characters = ui.editor.characters
+        let cursor = ui.editor.cursor
+        let room = max(1, width - 3)  // "> " and a free last column for the cursor
+        var start = 0
+        while start < cursor, TextWidth.columns(String(characters[start..<cursor])) > room { start += 1 }
+        var shown = ""
+        var used = 0
+        for c in characters[start...] {
+            let w = TextWidth.columns(c)
+            if used + w > room { break }
+            shown.append(c)
+            used += w
+        }
+        let line = StyledText("> ", .bold) + StyledText(shown)
+        return (line, 2 + TextWidth.columns(String(characters[start..<cursor])))
+    }
+
+    private func panelFrame(_ panel: Panel, _ size: TerminalSize) -> Frame {
+        let width = size.columns
+        let height = Self.panelHeight(size)
+        var lines = [
+            header(width),
+            StyledText(panel.title, TextStyle(isBold: true, isReversed: true)).padded(to: width),
+        ]
+        let first = max(0, min(panel.scroll, max(0, panel.lines.count - height)))
+        let page = panel.lines.dropFirst(first).prefix(height)
+        lines += page
+        while lines.count < 2 + height { lines.append(StyledText()) }
+        let last = first + page.count
+        let range = panel.lines.isEmpty ? "" : " · \(first + 1)–\(last) of \(panel.lines.count)"
+        lines.append(StyledText("↑ ↓ PgUp PgDn scroll · Esc, q or Enter closes\(range)", .dim))
+        lines.append(StyledText("> ", .bold))
+        return Frame(lines: lines.map { $0.truncated(to: width) }, cursor: nil)
+    }
+}

@@ -1,0 +1,369 @@
+import Dispatch
+import SetProtocol
+import SetSocket
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `set-cli` program: a ``ClientSession`` wired to a ``ServerConnection``, the keyboard, the
+/// signals, and either the full screen or one printed line per update.
+///
+/// Ownership rule: all state lives on `queue`. The socket, the keyboard and the signals are Dispatch
+/// sources on that queue, so a server update and a keystroke are never handled at the same time, and
+/// each is drawn as soon as it is handled.
+public final class TerminalClient: @unchecked Sendable {
+    /// How long `/quit` waits for the server's `OK QUIT` before leaving anyway.
+    static let quitTimeout = 1.5
+    /// The longest wait between two reconnection attempts, in seconds.
+    static let maximumReconnectDelay = 5.0
+
+    private let options: CLIOptions
+    private let isFullScreen: Bool
+    private let queue = DispatchQueue(label: "set-cli")
+    private var session: ClientSession
+    private var ui = TerminalUI()
+    private var connection: ServerConnection?
+    private var connectionNumber = 0
+    private var hasConnected = false
+    private var reconnectAttempt = 0
+    private var writer = ScreenWriter()
+    private var size = TerminalSize(columns: 80, rows: 24)
+    private var decoder = KeyDecoder()
+    private var inputFramer = LineFramer(maximumLineLength: LineEditor.maximumBytes)
+    private var scriptLines: [String] = []
+    private var isInputClosed = false
+    private var sources: [DispatchSourceProtocol] = []
+    private var isRenderScheduled = false
+    private var shownRevision = 0
+    private var isExiting = false
+
+    private init(options: CLIOptions, isFullScreen: Bool) {
+        self.options = options
+        self.isFullScreen = isFullScreen
+        session = ClientSession(
+            name: options.name, room: options.room, game: options.game, options: options.options)
+    }
+
+    /// Runs `set-cli` with the process's arguments and environment; never returns.
+    public static func main() -> Never {
+        var environment: [String: String] = [:]
+        for key in ["USER", "LOGNAME", "NO_COLOR"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        if environment["USER"] == nil { environment["USER"] = environment["LOGNAME"] }
+        let options: CLIOptions
+        do {
+            options = try CLIOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
+        } catch {
+            printError("set-cli: \(error)\n\n\(CLIOptions.usage)")
+            exit(2)
+        }
+        if options.wantsHelp {
+            TerminalDevice.write(CLIOptions.usage + "\n")
+            exit(0)
+        }
+        Socket.ignoreBrokenPipes()
+        let isFullScreen =
+            !options.isPlain && TerminalDevice.isTerminal(STDIN_FILENO)
+            && TerminalDevice.isTerminal(STDOUT_FILENO)
+        let client = TerminalClient(options: options, isFullScreen: isFullScreen)
+        client.queue.async { client.start() }
+        dispatchMain()
+    }
+
+    private static func printError(_ text: String) {
+        let bytes = Array((text + "\n").utf8)
+        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: Start and stop
+
+    private func start() {
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in received(signal: number) }
+            source.resume()
+            sources.append(source)
+        }
+        connect()
+    }
+
+    private func received(signal number: Int32) {
+        if number == SIGWINCH {
+            resized()
+        } else {
+            quit()
+        }
+    }
+
+    /// Says `QUIT` (which frees the seat at once) and leaves when the server confirms, or soon anyway.
+    private func quit() {
+        guard !isExiting else { return }
+        isExiting = true
+        handle(session.perform(.quit, revision: shownRevision))
+        queue.asyncAfter(deadline: .now() + Self.quitTimeout) { [self] in leave(0) }
+    }
+
+    /// Puts the terminal back and ends the process.
+    ///
+    /// `_exit`, not `exit`: everything was written with `write(2)`, so there is nothing to flush, and
+    /// tearing the runtime down under Dispatch's running threads only risks a crash on the way out.
+    private func leave(_ status: Int32, message: String? = nil) -> Never {
+        TerminalDevice.restore()
+        if let message { Self.printError(message) }
+        _exit(status)
+    }
+
+    // MARK: Connection
+
+    private func connect() {
+        connectionNumber += 1
+        let number = connectionNumber
+        let connection = ServerConnection(queue: queue) { [weak self] event in
+            self?.connectionEvent(event, number: number)
+        }
+        self.connection = connection
+        connection.open(host: options.host, port: options.port)
+    }
+
+    private func connectionEvent(_ event: ServerConnection.Event, number: Int) {
+        guard number == connectionNumber else { return }
+        switch event {
+        case .connected:
+            if !hasConnected {
+                hasConnected = true
+                startInput()
+            }
+            reconnectAttempt = 0
+            session.connectionOpened()
+            ui.connection = .online
+            if !isFullScreen { printLine("connected to \(options.host):\(options.port)") }
+        case .line(let line):
+            // A ROOMS listing is printed as a list; its line for our own room is not news.
+            let isListing = session.outstandingCommands.first == "ROOMS"
+            handle(session.receive(line))
+            if !isFullScreen, !isListing, let text = PlainFormatter.line(for: line, in: session.view) {
+                printLine(text)
+                shownRevision = session.view.revision
+            }
+            runScript()
+        case .closed(let reason):
+            connection = nil
+            guard hasConnected else {
+                leave(1, message: "set-cli: cannot connect to \(options.host):\(options.port): \(reason)")
+            }
+            handle(session.connectionLost(reason))
+            if session.shouldReconnect {
+                scheduleReconnect()
+            } else {
+                ui.connection = .offline(reason)
+                if !isFullScreen && isInputClosed { leave(0) }
+            }
+        }
+        scheduleRender()
+    }
+
+    private func scheduleReconnect() {
+        reconnectAttempt += 1
+        let delay = min(Self.maximumReconnectDelay, 0.5 * Double(1 << min(reconnectAttempt - 1, 8)))
+        ui.connection = .reconnecting(attempt: reconnectAttempt, seconds: Int(delay.rounded(.up)))
+        if !isFullScreen { printLine("reconnecting in \(delay) s (attempt \(reconnectAttempt))") }
+        queue.asyncAfter(deadline: .now() + delay) { [self] in
+            guard connection == nil, !isExiting else { return }
+            connect()
+        }
+    }
+
+    private func handle(_ outputs: [ClientSession.Output]) {
+        for output in outputs {
+            switch output {
+            case .send(let line):
+                connection?.send(line)
+            case .event(let entry):
+                ui.log(entry)
+                if !isFullScreen { printLine(entry.styled.plainText) }
+            case .status(let status):
+                ui.status = status
+                if !isFullScreen { printLine(PlainFormatter.line(for: status)) }
+            case .panel(let panel):
+                ui.panel = panel
+                if !isFullScreen {
+                    ui.panel = nil
+                    for line in PlainFormatter.lines(for: panel) { printLine(line) }
+                }
+            case .finished:
+                leave(0)
+            }
+        }
+    }
+
+    // MARK: Input
+
+    private func startInput() {
+        if isFullScreen {
+            guard TerminalDevice.enterFullScreen() else {
+                leave(1, message: "set-cli: cannot put the terminal in raw mode; try --plain")
+            }
+            size = TerminalDevice.size() ?? size
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+        source.setEventHandler { [self] in readInput(source) }
+        source.resume()
+        sources.append(source)
+    }
+
+    private func readInput(_ source: DispatchSourceRead) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard n > 0 else {
+            // End of input: the terminal went away, or a script is done.
+            source.cancel()
+            isInputClosed = true
+            if isFullScreen { quit() } else { runScript() }
+            return
+        }
+        let bytes = Array(buffer[0..<n])
+        if isFullScreen {
+            for key in decoder.decode(bytes) { press(key) }
+            scheduleRender()
+        } else {
+            for frame in inputFramer.append(bytes) {
+                if case .line(let line) = frame { scriptLines.append(String(decoding: line, as: UTF8.self)) }
+            }
+            runScript()
+        }
+    }
+
+    /// Plain mode: runs the lines read so far once the seat is taken, and quits after the last one
+    /// when the input has ended.
+    private func runScript() {
+        guard !isFullScreen, !isExiting else { return }
+        while session.isNamed, session.view.room != nil, session.outstandingCommands.isEmpty,
+            !scriptLines.isEmpty
+        {
+            submit(scriptLines.removeFirst())
+        }
+        if isInputClosed, scriptLines.isEmpty, session.outstandingCommands.isEmpty,
+            session.isNamed || !session.isConnected
+        {
+            quit()
+        }
+    }
+
+    private func press(_ key: Key) {
+        if ui.panel != nil {
+            pressInPanel(key)
+            return
+        }
+        switch key {
+        case .character("?") where ui.editor.isEmpty: ui.panel = .help
+        case .character(let c): ui.editor.insert(c)
+        case .enter: submit(ui.editor.submit())
+        case .backspace: ui.editor.deleteBackward()
+        case .delete: ui.editor.deleteForward()
+        case .left: ui.editor.moveLeft()
+        case .right: ui.editor.moveRight()
+        case .home, .control("a"): ui.editor.moveToStart()
+        case .end, .control("e"): ui.editor.moveToEnd()
+        case .up, .control("p"): ui.editor.recallPrevious()
+        case .down, .control("n"): ui.editor.recallNext()
+        case .control("u"), .escape: ui.editor.clear()
+        case .control("w"): ui.editor.deleteWordBackward()
+        case .control("k"): ui.editor.deleteToEnd()
+        case .control("l"): writer.invalidate()
+        case .control("c"): quit()
+        case .control("d"): if ui.editor.isEmpty { quit() } else { ui.editor.deleteForward() }
+        case .control("z"):
+            TerminalDevice.suspend()
+            size = TerminalDevice.size() ?? size
+            writer.invalidate()
+        default: break
+        }
+    }
+
+    private func pressInPanel(_ key: Key) {
+        let page = ScreenRenderer.panelHeight(size)
+        switch key {
+        case .up, .character("k"): ui.panel?.scroll(by: -1, height: page)
+        case .down, .character("j"): ui.panel?.scroll(by: 1, height: page)
+        case .pageUp, .character("b"): ui.panel?.scroll(by: -page, height: page)
+        case .pageDown, .character(" "): ui.panel?.scroll(by: page, height: page)
+        case .home, .character("g"): ui.panel?.scroll(by: -Int(Int32.max), height: page)
+        case .end, .character("G"): ui.panel?.scrollToEnd(height: page)
+        case .escape, .enter, .character("q"), .character("?"): ui.panel = nil
+        case .control("c"): quit()
+        case .control("l"): writer.invalidate()
+        default: break
+        }
+    }
+
+    private func submit(_ line: String) {
+        guard let parsed = UserCommand.parse(line, context: UserCommand.Context(session.view)) else { return }
+        switch parsed {
+        case .failure(let error):
+            handle([.status(ClientSession.Status(.failure, error.message))])
+        case .success(.help):
+            if isFullScreen {
+                ui.panel = .help
+            } else {
+                for text in UserCommand.helpLines { printLine(text) }
+            }
+        case .success(.quit):
+            quit()
+        case .success(.reconnect):
+            // Also useful while connected: a connection that looks stuck is dropped and made again,
+            // and RESUME keeps the seat.
+            handle(session.perform(.reconnect, revision: shownRevision))
+            if let connection {
+                connection.close()
+                self.connection = nil
+                handle(session.connectionLost("dropped as asked"))
+            }
+            reconnectAttempt = 0
+            ui.connection = .reconnecting(attempt: 1, seconds: 0)
+            connect()
+        case .success(let command):
+            if case .claim(let picks) = command {
+                ui.status = ClientSession.Status(.info, "claiming \(picks.joined(separator: " "))…")
+            }
+            handle(session.perform(command, revision: shownRevision))
+        }
+    }
+
+    // MARK: Output
+
+    private func printLine(_ text: String) {
+        TerminalDevice.write(text + "\n")
+    }
+
+    private func resized() {
+        guard isFullScreen else { return }
+        size = TerminalDevice.size() ?? size
+        writer.invalidate()
+        if ui.panel != nil { ui.panel?.scroll(by: 0, height: ScreenRenderer.panelHeight(size)) }
+        scheduleRender()
+    }
+
+    private func scheduleRender() {
+        guard isFullScreen, !isRenderScheduled else { return }
+        isRenderScheduled = true
+        queue.async { [self] in
+            isRenderScheduled = false
+            render()
+        }
+    }
+
+    private func render() {
+        guard hasConnected else { return }
+        let renderer = ScreenRenderer(
+            view: session.view, me: session.isNamed ? session.name : nil, hint: session.hint?.position,
+            ui: ui,
+            isColour: options.isColour)
+        let frame = renderer.frame(size)
+        shownRevision = session.view.revision
+        TerminalDevice.write(writer.update(to: frame, size: size, isColour: options.isColour))
+    }
+}

@@ -1,0 +1,198 @@
+import SetGame
+import SetProtocol
+
+/// What the player asked for on the input line.
+public enum UserCommand: Equatable, Sendable {
+    /// Claim these cards (SET) or turn this card (Matchismo), as the protocol names them: position
+    /// letters or card codes.
+    case claim([String])
+    /// `/chat <text>`.
+    case chat(String)
+    /// `/hint`.
+    case hint
+    /// `/new [<option>=<value> ...]`.
+    case new([String])
+    /// `/history [<room>]`.
+    case history(String?)
+    /// `/rooms`.
+    case rooms
+    /// `/join <room> [set|matchismo] [<option>=<value> ...]`.
+    case join(room: String, words: [String])
+    /// `/leave`.
+    case leave
+    /// `/reconnect`: connect again after the server said goodbye.
+    case reconnect
+    /// `?` or `/help`: show the keys.
+    case help
+    /// `/quit`.
+    case quit
+
+    /// What the parser needs to know about the board to read a claim.
+    public struct Context: Equatable, Sendable {
+        /// Whether the room plays Matchismo (one card per choice).
+        public var isMatchismo: Bool
+        /// Cards one SET claim names: 3, or 4 in ultra mode.
+        public var cardsPerClaim: Int
+        /// Cards on the board.
+        public var boardCount: Int
+        /// The chain cards (chain mode), which a claim names by their number 1–3.
+        public var chain: [String]
+
+        /// Creates a context.
+        public init(isMatchismo: Bool = false, cardsPerClaim: Int = 3, boardCount: Int, chain: [String] = [])
+        {
+            self.isMatchismo = isMatchismo
+            self.cardsPerClaim = cardsPerClaim
+            self.boardCount = boardCount
+            self.chain = chain
+        }
+
+        /// The context of a view of a room.
+        public init(_ view: GameView) {
+            self.init(
+                isMatchismo: view.game == "matchismo", cardsPerClaim: view.options["mode"] == "ultra" ? 4 : 3,
+                boardCount: view.board.count, chain: view.chain.map(\.code))
+        }
+    }
+
+    /// The text of `?` and `/help`, one line per key or command.
+    public static let helpLines: [String] = [
+        "Claim a set: type its letters and Enter — a f k, or afk",
+        "  chain mode: name the chain card by its number, e.g. af2",
+        "  Matchismo: type one letter and Enter to turn that card",
+        "/chat <text>      say something to the room",
+        "/hint             one card of a set on the board",
+        "/new [opt=value]  start a new game (a vote when others play)",
+        "/history [room]   everything taken this game, scrollable",
+        "/rooms            the rooms on this server",
+        "/join <room> [set|matchismo] [opt=value ...]",
+        "/leave            leave the room",
+        "/reconnect        drop the connection and make it again (keeps your seat)",
+        "/quit             leave and close (also Ctrl-C, Ctrl-D)",
+        "?                 this help",
+        "Keys: ← → Home End edit · ↑ ↓ earlier lines · Esc clears · Ctrl-L redraws",
+        "In a list: ↑ ↓ PgUp PgDn Home End scroll · Esc, q or Enter closes",
+    ]
+
+    /// Reads what the player typed; `nil` for an empty line, an error with advice for a line that
+    /// cannot be right.
+    public static func parse(_ line: String, context: Context) -> Result<UserCommand, InputError>? {
+        let text = line.trimmingCharacters(in: " ")
+        guard !text.isEmpty else { return nil }
+        if text == "?" { return .success(.help) }
+        if text.hasPrefix("/") { return parseSlash(text) }
+        return parseClaim(text, context: context).map { .claim($0) }
+    }
+
+    /// The board positions named so far by a claim being typed, for highlighting them while typing.
+    public static func typedPositions(_ line: String, context: Context) -> [Int] {
+        guard !line.hasPrefix("/"), !line.hasPrefix("?") else { return [] }
+        var positions: [Int] = []
+        for word in words(line) where Card(word) == nil {
+            for c in word {
+                if let p = SetGame.position(named: String(c)), p < context.boardCount, !positions.contains(p)
+                {
+                    positions.append(p)
+                }
+            }
+        }
+        return positions
+    }
+
+    private static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+    }
+
+    private static func parseSlash(_ text: String) -> Result<UserCommand, InputError> {
+        let parts = words(text)
+        let verb = parts[0].lowercased()
+        let args = Array(parts.dropFirst())
+        func noArgs(_ command: UserCommand) -> Result<UserCommand, InputError> {
+            args.isEmpty ? .success(command) : .failure(InputError("\(verb) takes no arguments"))
+        }
+        switch verb {
+        case "/chat", "/say", "/c":
+            let said = String(text.drop { $0 != " " }).trimmingCharacters(in: " ")
+            let clean = TextRules.sanitized(said)
+            guard !clean.isEmpty else { return .failure(InputError("usage: /chat <text>")) }
+            return .success(.chat(clean))
+        case "/hint", "/h": return noArgs(.hint)
+        case "/new": return .success(.new(args))
+        case "/history":
+            guard args.count <= 1 else { return .failure(InputError("usage: /history [room]")) }
+            return .success(.history(args.first))
+        case "/rooms": return noArgs(.rooms)
+        case "/join":
+            guard let room = args.first else {
+                return .failure(InputError("usage: /join <room> [set|matchismo] [option=value ...]"))
+            }
+            guard TextRules.isValidName(room) else {
+                return .failure(InputError("a room name is 1–16 of A–Z a–z 0–9 _ -"))
+            }
+            return .success(.join(room: room, words: Array(args.dropFirst())))
+        case "/leave": return noArgs(.leave)
+        case "/reconnect": return noArgs(.reconnect)
+        case "/help", "/?", "/keys": return noArgs(.help)
+        case "/quit", "/q", "/exit", "/bye": return noArgs(.quit)
+        default:
+            return .failure(
+                InputError("unknown command \(TextRules.sanitized(verb.prefix(20))); ? shows the commands"))
+        }
+    }
+
+    private static func parseClaim(_ text: String, context: Context) -> Result<[String], InputError> {
+        var picks: [String] = []
+        var positions: [Int] = []
+        for word in words(text) {
+            if context.isMatchismo ? PlayingCard(code: word) != nil && word.count >= 2 : Card(word) != nil {
+                picks.append(word.uppercased())
+                continue
+            }
+            // Matchismo's board runs past z: `za`…`zd` name positions 27–30.
+            if context.isMatchismo, word.count == 2, let position = SetGame.position(named: word) {
+                picks.append(word.lowercased())
+                positions.append(position)
+                continue
+            }
+            for c in word {
+                if let position = SetGame.position(named: String(c)) {
+                    picks.append(c.lowercased())
+                    positions.append(position)
+                } else if let n = c.wholeNumberValue, !context.chain.isEmpty {
+                    guard (1...context.chain.count).contains(n) else {
+                        return .failure(InputError("the chain cards are 1–\(context.chain.count)"))
+                    }
+                    picks.append(context.chain[n - 1])
+                } else {
+                    let shown = TextRules.sanitized(String(c))
+                    return .failure(
+                        InputError("'\(shown)' is not a card letter; to talk, type /chat \(text)"))
+                }
+            }
+        }
+        // Count first: a line of the wrong length is more likely chat typed without /chat than a typo.
+        if context.isMatchismo {
+            guard picks.count == 1 else { return .failure(InputError("Matchismo: turn one card at a time")) }
+        } else if picks.count != context.cardsPerClaim {
+            let advice = picks.count > context.cardsPerClaim ? "; to talk, type /chat \(text)" : ""
+            return .failure(
+                InputError("a claim names \(context.cardsPerClaim) cards, not \(picks.count)\(advice)"))
+        }
+        if let twice = picks.first(where: { p in picks.filter { $0 == p }.count > 1 }) {
+            return .failure(InputError("you named \(twice) twice"))
+        }
+        if let missing = positions.first(where: { $0 >= context.boardCount }) {
+            return .failure(InputError("there is no card \(SetGame.positionName(missing)) on the board"))
+        }
+        return .success(picks)
+    }
+}
+
+/// Why an input line cannot be sent, in words for the status line.
+public struct InputError: Error, Equatable, Sendable {
+    /// The advice to show.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+}

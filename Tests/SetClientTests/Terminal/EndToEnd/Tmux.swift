@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// A tmux server of our own (its own socket, no config file) with one detached session, so a test
+/// can type into a terminal program and read its screen.
+final class Tmux: @unchecked Sendable {
+    let path: String
+    let socket = "setd-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let session = "e2e"
+
+    /// Starts `command` in a detached session of `columns`×`rows`; the pane stays after the command
+    /// ends so its exit status can be read.
+    init(path: String, command: String, columns: Int, rows: Int) throws {
+        self.path = path
+        let result = try Programs.run(
+            path,
+            [
+                "-u", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session, "-x",
+                String(columns), "-y",
+                String(rows), command, ";", "set-option", "-t", session, "remain-on-exit", "on",
+            ])
+        guard result.status == 0 else {
+            throw TestFailure("tmux new-session failed with status \(result.status)")
+        }
+    }
+
+    /// The tmux program, or a recorded failure saying how to get it: the test never skips silently.
+    static func find(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        guard let path = Programs.onPath("tmux") else {
+            Issue.record(
+                "tmux is not installed; the end-to-end test needs it (`apt-get install tmux`; .ci/run installs it)",
+                sourceLocation: sourceLocation)
+            return nil
+        }
+        return path
+    }
+
+    /// Types text literally, as keystrokes.
+    func type(_ text: String) throws {
+        try Programs.run(path, ["-L", socket, "send-keys", "-t", session, "-l", text])
+    }
+
+    /// Presses named keys (`Enter`, `Escape`, `C-c`).
+    func press(_ keys: String...) throws {
+        try Programs.run(path, ["-L", socket, "send-keys", "-t", session] + keys)
+    }
+
+    /// The screen as text, one string per row.
+    func screen() throws -> [String] {
+        try Programs.run(path, ["-u", "-L", socket, "capture-pane", "-p", "-t", session]).output
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A tmux format evaluated for the pane, e.g. `#{pane_dead}`.
+    func show(_ format: String) throws -> String {
+        try Programs.run(path, ["-L", socket, "display-message", "-p", "-t", session, format]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until the screen satisfies `condition`; on timeout records the screen in the failure.
+    @discardableResult
+    func waitForScreen(
+        _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: ([String]) -> Bool
+    ) throws -> [String] {
+        var last: [String] = []
+        let held = try Programs.wait(timeout: timeout) {
+            last = try screen()
+            return condition(last)
+        }
+        if !held {
+            Issue.record(
+                "timed out waiting for \(what); the screen was:\n\(last.joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
+        }
+        return last
+    }
+
+    /// Ends the tmux server and everything in it.
+    func stop() {
+        _ = try? Programs.run(path, ["-L", socket, "kill-server"], timeout: 5)
+    }
+
+    deinit { stop() }
+}
