@@ -31,6 +31,12 @@ extension Card: CustomStringConvertible, LosslessStringConvertible {
     /// Parses a 4-character code such as `3GHT` (count, colour R|G|P, fill F|H|E, shape T|C|S),
     /// ignoring case.
     public init(code: some StringProtocol) throws(CardCodeError) {
+        // Clients parse every card of every board they are sent: read four ASCII bytes directly, and
+        // leave the slower path below to name what is wrong with a bad code.
+        if let index = Self.fastIndex(code.utf8) {
+            self.init(index: index)
+            return
+        }
         // Upper-case each character on its own: upper-casing the whole code can change its length
         // ("ß" becomes "SS"), which would misplace positions and index past the code as typed.
         let characters = Array(code)
@@ -50,6 +56,43 @@ extension Card: CustomStringConvertible, LosslessStringConvertible {
         let fill = try value(2, in: Self.fillLetters, "fill", "F, H or E")
         let shape = try value(3, in: Self.shapeLetters, "shape", "T, C or S")
         self.init(index: count + 3 * colour + 9 * fill + 27 * shape)
+    }
+
+    private static func fastIndex(_ bytes: some Collection<UInt8>) -> Int? {
+        guard bytes.count == 4 else { return nil }
+        var iterator = bytes.makeIterator()
+        guard let c = iterator.next(), let o = iterator.next(), let f = iterator.next(),
+            let s = iterator.next()
+        else { return nil }
+        let count: Int
+        switch c {
+        case UInt8(ascii: "1"): count = 0
+        case UInt8(ascii: "2"): count = 1
+        case UInt8(ascii: "3"): count = 2
+        default: return nil
+        }
+        let colour: Int
+        switch o | 0x20 {
+        case UInt8(ascii: "r"): colour = 0
+        case UInt8(ascii: "g"): colour = 1
+        case UInt8(ascii: "p"): colour = 2
+        default: return nil
+        }
+        let fill: Int
+        switch f | 0x20 {
+        case UInt8(ascii: "f"): fill = 0
+        case UInt8(ascii: "h"): fill = 1
+        case UInt8(ascii: "e"): fill = 2
+        default: return nil
+        }
+        let shape: Int
+        switch s | 0x20 {
+        case UInt8(ascii: "t"): shape = 0
+        case UInt8(ascii: "c"): shape = 1
+        case UInt8(ascii: "s"): shape = 2
+        default: return nil
+        }
+        return count + 3 * colour + 9 * fill + 27 * shape
     }
 
     /// Parses a card code, returning `nil` when it is not one.

@@ -56,10 +56,11 @@ public struct MatchismoGame: Sendable {
     /// Players who are away and skipped when the turn passes.
     private var absent: Set<String> = []
 
-    /// Deals 30 cards face down from a deck shuffled with `seed`.
-    public init(matchCount: Int = 2, seed: UInt64) {
+    /// Deals 30 cards face down from a deck shuffled with `seed`, at board revision `firstRevision`.
+    public init(matchCount: Int = 2, seed: UInt64, firstRevision: Int = 1) {
         precondition(matchCount >= 2, "a match needs at least two cards")
         self.matchCount = matchCount
+        revision = firstRevision
         var generator = SeededGenerator(seed: seed)
         var deck = PlayingCard.all
         deck.stableShuffle(using: &generator)

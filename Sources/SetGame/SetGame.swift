@@ -58,8 +58,9 @@ public struct SetGame: Sendable {
     /// The undealt cards with the next one last, so dealing is `popLast`.
     private var undealt: [Card]
 
-    /// Deals a new game: shuffles the mode's deck with `seed` and lays out the board.
-    public init(options: Options = Options(), seed: UInt64) {
+    /// Deals a new game: shuffles the mode's deck with `seed` and lays out the board at `firstRevision`
+    /// (a room's next game starts after its last one, so a revision never names boards of two games).
+    public init(options: Options = Options(), seed: UInt64, firstRevision: Int = 1) {
         self.options = options
         self.seed = seed
         var generator = SeededGenerator(seed: seed)
@@ -69,7 +70,7 @@ public struct SetGame: Sendable {
         board = []
         while board.count < Self.boardSize, let card = undealt.popLast() { board.append(card) }
         dealUntilPlayable()
-        revision = 1
+        revision = firstRevision
     }
 
     /// Whether the game has ended: the deck is empty and no claim is possible.

@@ -104,7 +104,7 @@ import Testing
         #expect(new.lines.dropFirst().first == "ROOM g set 2 playing")
         #expect(new.lines.suffix(2) == ["PLAYER ann 0 online", "PLAYER bob 0 online"])
         let fresh = try #require(BoardView.last(in: new.lines))
-        #expect(fresh.revision == 1)
+        #expect(fresh.revision == board.revision + 1, "a room's next game starts above its last board")
         #expect(fresh.cards != firstBoard.cards)
         #expect(new.lines.contains("DECK \(81 - fresh.cards.count)"))
         var annSees: [String] = []
@@ -181,7 +181,12 @@ import Testing
         #expect(started.lines.contains("PLAYER ann 0 online"))
         let annSees = try ann.expect(prefix: "PLAYER bob 0 online")
         #expect(annSees.skipped.first == "NEWGAME bob")
-        #expect(BoardView.last(in: started.lines)?.revision == 1)
+        // The new game's revisions start above the old game's, so an old `@rev` cannot name its board.
+        let fresh = try #require(BoardView.last(in: started.lines))
+        #expect(fresh.revision > board.revision + 1)
+        let late = try ann.request(board.claim(board.sets[0]))
+        #expect(late.final.hasPrefix("ERR CHOOSE STALE "), "\(late)")
+        #expect(try ann.request("STATE").lines.contains("PLAYER ann 0 online"))
     }
 
     @Test func aLonePlayerStartsANewGameAtOnceWithNewOptions() throws {

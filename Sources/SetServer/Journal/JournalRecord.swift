@@ -5,8 +5,9 @@
 enum JournalRecord: Equatable {
     /// A room was created with these options; its games' seeds all derive from `seed`.
     case room(name: String, seed: UInt64, options: [(String, String)])
-    /// Game number `index` of the room started at `time` (Unix seconds) with these options.
-    case game(room: String, index: Int, time: Double, options: [(String, String)])
+    /// Game number `index` of the room started at `time` (Unix seconds) with these options, its board at
+    /// revision `firstRevision`.
+    case game(room: String, index: Int, time: Double, firstRevision: Int, options: [(String, String)])
     /// A player took a seat (their token lets them `RESUME` it).
     case seat(room: String, name: String, token: String)
     /// A player left their seat.
@@ -53,8 +54,8 @@ extension JournalRecord {
         func time(_ t: Double) -> String { String(Int64((t * 1000).rounded())) }
         switch self {
         case .room(let name, let seed, let options): return "room \(name) \(seed) \(pairs(options))"
-        case .game(let room, let index, let t, let options):
-            return "game \(room) \(index) \(time(t)) \(pairs(options))"
+        case .game(let room, let index, let t, let first, let options):
+            return "game \(room) \(index) \(time(t)) \(first) \(pairs(options))"
         case .seat(let room, let name, let token): return "seat \(room) \(name) \(token)"
         case .unseat(let room, let name): return "unseat \(room) \(name)"
         case .presence(let room, let name, let isOnline):
@@ -93,11 +94,11 @@ extension JournalRecord {
         case "room" where n >= 3:
             guard let seed = UInt64(words[2]), let options = pairs(words[3...]) else { return nil }
             self = .room(name: words[1], seed: seed, options: options)
-        case "game" where n >= 4:
-            guard let index = Int(words[2]), let t = time(words[3]), let options = pairs(words[4...]) else {
-                return nil
-            }
-            self = .game(room: words[1], index: index, time: t, options: options)
+        case "game" where n >= 5:
+            guard let index = Int(words[2]), let t = time(words[3]), let first = Int(words[4]),
+                let options = pairs(words[5...])
+            else { return nil }
+            self = .game(room: words[1], index: index, time: t, firstRevision: first, options: options)
         case "seat" where n == 4: self = .seat(room: words[1], name: words[2], token: words[3])
         case "unseat" where n == 3: self = .unseat(room: words[1], name: words[2])
         case "presence" where n == 4 && (words[3] == "online" || words[3] == "away"):

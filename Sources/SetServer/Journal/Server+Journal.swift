@@ -40,9 +40,9 @@ extension Server {
         case .room(let name, let seed, let pairs):
             guard let options = RoomOptions(journalPairs: pairs) else { return }
             rooms[name] = Room(name: name, options: options, seed: seed, recorder: recorder)
-        case .game(let name, let index, let time, let pairs):
+        case .game(let name, let index, let time, let first, let pairs):
             guard let room = rooms[name], let options = RoomOptions(journalPairs: pairs) else { return }
-            room.restart(with: options, index: index, at: time)
+            room.restart(with: options, index: index, firstRevision: first, at: time)
         case .seat(let name, let player, let token):
             guard let room = rooms[name] else { return }
             let session = sessionsByName[player] ?? Session(name: player, token: token, connection: nil)

@@ -44,8 +44,10 @@ final class Room: @unchecked Sendable {
         self.seed = seed
         self.recorder = recorder
         startedAt = Clock.wall()
-        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0))
-        gameLog = [.game(room: name, index: 0, time: startedAt, options: options.journalPairs)]
+        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1)
+        gameLog = [
+            .game(room: name, index: 0, time: startedAt, firstRevision: 1, options: options.journalPairs)
+        ]
     }
 
     /// The seed of game number `index` of a room seeded with `seed`.
@@ -61,10 +63,12 @@ final class Room: @unchecked Sendable {
         recorder.record(record)
     }
 
-    private static func makeGame(_ options: RoomOptions, seed: UInt64) -> RoomGame {
+    private static func makeGame(_ options: RoomOptions, seed: UInt64, firstRevision: Int) -> RoomGame {
         switch options.game {
-        case .set: return .set(SetGame(options: options.set, seed: seed))
-        case .matchismo: return .matchismo(MatchismoGame(matchCount: options.matchCount, seed: seed))
+        case .set: return .set(SetGame(options: options.set, seed: seed, firstRevision: firstRevision))
+        case .matchismo:
+            return .matchismo(
+                MatchismoGame(matchCount: options.matchCount, seed: seed, firstRevision: firstRevision))
         }
     }
 
@@ -248,10 +252,14 @@ final class Room: @unchecked Sendable {
     }
 
     /// Deals the next game with `options`; scores and history start again.
-    func restart(with options: RoomOptions, index: Int? = nil, at time: Double = Clock.wall()) {
+    func restart(
+        with options: RoomOptions, index: Int? = nil, firstRevision: Int? = nil,
+        at time: Double = Clock.wall()
+    ) {
         self.options = options
         gameIndex = index ?? gameIndex + 1
-        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex))
+        let first = firstRevision ?? revision + 1
+        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex), firstRevision: first)
         if case .matchismo(var matchismo) = game {
             for seat in seats {
                 matchismo.addPlayer(seat.name)
@@ -264,7 +272,7 @@ final class Room: @unchecked Sendable {
         votes = []
         lastBoardChangeAt = -Double.infinity
         let started = JournalRecord.game(
-            room: name, index: gameIndex, time: time, options: options.journalPairs)
+            room: name, index: gameIndex, time: time, firstRevision: first, options: options.journalPairs)
         recorder.record(started)
         gameLog = [started]
         for seat in seats {

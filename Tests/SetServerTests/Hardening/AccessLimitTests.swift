@@ -2,7 +2,7 @@ import Testing
 
 /// Who may connect, join, watch and read, and for how long a connection may stay silent.
 @Suite struct AccessLimitTests {
-    @Test(.timeLimit(.minutes(1))) func oneAddressGetsAtMostMaxPerIPConnections() throws {
+    @Test(.timeLimit(.minutes(3))) func oneAddressGetsAtMostMaxPerIPConnections() throws {
         let server = try TestServer { $0.maxPerIP = 2 }
         defer { server.stop() }
         let first = try server.connect("first")
@@ -25,7 +25,7 @@ import Testing
         #expect(try second.request("PING").final == "OK PING")
     }
 
-    @Test(.timeLimit(.minutes(1))) func aPrivateRoomNeedsItsPasswordAndNeverShowsIt() throws {
+    @Test(.timeLimit(.minutes(3))) func aPrivateRoomNeedsItsPasswordAndNeverShowsIt() throws {
         let server = try TestServer()
         defer { server.stop() }
         var everything: [String] = []
@@ -78,7 +78,7 @@ import Testing
         #expect(!everything.contains { $0.contains("pw") || $0.contains("password") }, "\(everything)")
     }
 
-    @Test(.timeLimit(.minutes(1))) func aSilentConnectionIsClosedAfterTheRegistrationDeadline() throws {
+    @Test(.timeLimit(.minutes(3))) func aSilentConnectionIsClosedAfterTheRegistrationDeadline() throws {
         let server = try TestServer { $0.registrationTimeout = 1 }
         defer { server.stop() }
         let start = monotonicNow()
@@ -107,7 +107,7 @@ import Testing
 
         let lines = try silent.expectEOF(timeout: 3)
         #expect(lines == ["BYE no HELLO within 1 s"], "\(lines)")
-        #expect(monotonicNow() - start >= 1)
+        #expect((monotonicNow() - start) * testTimeScale >= 1)
         // HELLO, WATCH and RESUME all count; those connections stay.
         pause(max(0, start + 3 - monotonicNow()))
         for client in [player, spectator, resumer] {
@@ -116,7 +116,7 @@ import Testing
         #expect(server.server.connectionCount == 3)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aSilentClientIsPingedAndStaysConnected() throws {
+    @Test(.timeLimit(.minutes(3))) func aSilentClientIsPingedAndStaysConnected() throws {
         let server = try TestServer { $0.pingInterval = 1 }
         defer { server.stop() }
         let (quiet, _) = try server.player("quiet", room: "hush")

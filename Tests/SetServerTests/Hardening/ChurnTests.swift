@@ -25,7 +25,7 @@ import Testing
         return greeted
     }
 
-    @Test(.timeLimit(.minutes(1))) func twoThousandResetConnectionsLeaveNoConnectionsDescriptorsOrMemory()
+    @Test(.timeLimit(.minutes(3))) func twoThousandResetConnectionsLeaveNoConnectionsDescriptorsOrMemory()
         throws
     {
         let server = try TestServer()

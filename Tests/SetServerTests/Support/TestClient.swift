@@ -10,11 +10,21 @@ struct ClientError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Monotonic seconds, for deadlines.
+/// How many times slower than a plain debug build this run is, from `SETD_TEST_TIME_SCALE` (CI sets it for
+/// the ThreadSanitizer pass, which runs the server several times slower).
+let testTimeScale: Double = {
+    guard let text = getenv("SETD_TEST_TIME_SCALE"), let scale = Double(String(cString: text)), scale >= 1
+    else { return 1 }
+    return scale
+}()
+
+/// Monotonic seconds, for deadlines and latency bounds. Test time runs `testTimeScale` times slower than
+/// the wall clock, so that every deadline and every "answered within" bound stretches together on a
+/// slow build, while `pause` still sleeps real seconds (the server's own timers are real).
 func monotonicNow() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    return (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9) / testTimeScale
 }
 
 /// Sleeps the calling thread; the tests are blocking by design, so every wait is bounded.

@@ -1,0 +1,312 @@
+import SetGame
+import SetProtocol
+
+/// How a bot reads the server: every reply is matched to its command and every event is checked
+/// against the rules and the bot's own view before it is applied.
+extension BotSession {
+    /// Handles one line from the server, received at `now`.
+    func receive(_ line: ServerLine, now: UInt64) {
+        stats.value.lines += 1
+        linesOnConnection += 1
+        remember(line)
+        if line.isFinal {
+            handleReply(line, now: now)
+        } else {
+            stats.value.events += 1
+            stats.value.eventCounts[BenchStats.eventIndex(line)] += 1
+            handleEvent(line, now: now)
+        }
+        if view.protocolErrors.count > seenViewErrors {
+            for text in view.protocolErrors[seenViewErrors...] { protocolError(text) }
+            seenViewErrors = view.protocolErrors.count
+        }
+    }
+
+    private func handleReply(_ line: ServerLine, now: UInt64) {
+        let verb: String
+        let code: String?
+        let detail: String
+        switch line {
+        case .ok(let v, let d): (verb, code, detail) = (v, nil, d)
+        case .err(let v, let c, let t): (verb, code, detail) = (v, c, t)
+        default: return
+        }
+        if let code { stats.value.errorCodes[code, default: 0] += 1 }
+        if phase == .greeting, code == "FULL" {
+            // The server is full: it sends this instead of the greeting and closes.
+            stats.value.connectFailures += 1
+            unexpected("\(name): \(line.text)")
+            wantsClose = .close
+            goOffline(now: now, retryAfter: 1_000_000_000)
+            return
+        }
+        guard !pending.isEmpty else {
+            protocolError("\(name): a reply with no command outstanding: \(line.text)")
+            return
+        }
+        let command = pending.removeFirst()
+        unstamped = min(unstamped, pending.count)
+        guard command.verb == verb else {
+            protocolError("\(name): reply out of order: got \(line.text) for \(command.verb)")
+            return
+        }
+        // A bot that said QUIT waits only for the close: a late OK RESUME must not seat it again.
+        guard phase != .quitting || verb == "QUIT" else { return }
+        switch verb {
+        case "HELLO": helloReplied(code: code, detail: detail, now: now)
+        case "RESUME": resumeReplied(code: code, detail: detail, now: now)
+        case "JOIN":
+            guard code == nil else {
+                unexpected("\(name): \(line.text)")
+                wantsClose = .close
+                phase = .finished
+                return
+            }
+            stats.value.joins += 1
+            seated(now: now)
+        case "CHOOSE":
+            if let claim = command.claim {
+                claimReplied(claim, sentAt: command.sentAt, code: code, detail: detail, now: now)
+            }
+        case "NEW":
+            if let code, code != "OVER" { unexpected("\(name): \(line.text)") }
+        case "QUIT":
+            break
+        default:
+            if code != nil { unexpected("\(name): \(line.text)") }
+        }
+    }
+
+    private func helloReplied(code: String?, detail: String, now: UInt64) {
+        if code == "TAKEN" {
+            // A bot of an earlier run, or this bot's own seat still held after a drop: try another name.
+            generation += 1
+            name = config.botName(index, generation: generation)
+            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+            return
+        }
+        guard code == nil else {
+            unexpected("\(name): ERR HELLO \(code!) \(detail)")
+            wantsClose = .close
+            phase = .finished
+            return
+        }
+        let words = detail.split(separator: " ")
+        if words.count != 2 || words[0] != name {
+            protocolError("\(name): OK HELLO should be '<name> <token>', got '\(detail)'")
+        }
+        token = words.count >= 2 ? String(words[1]) : nil
+        phase = .joining
+        send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
+    }
+
+    private func resumeReplied(code: String?, detail: String, now: UInt64) {
+        guard code == nil else {
+            // The seat is gone (grace over, or the server restarted): start over as somebody new.
+            token = nil
+            generation += 1
+            name = config.botName(index, generation: generation)
+            forgetRoom()
+            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+            return
+        }
+        let words = detail.split(separator: " ").map(String.init)
+        guard words.count == 2, words[0] == name else {
+            protocolError("\(name): OK RESUME should be '\(name) <room>', got '\(detail)'")
+            return
+        }
+        if words[1] == room.name {
+            stats.value.resumes += 1
+            seated(now: now)
+        } else {
+            if words[1] != "-" { protocolError("\(name): resumed into room \(words[1]), not \(room.name)") }
+            forgetRoom()
+            phase = .joining
+            send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
+        }
+    }
+
+    private func claimReplied(
+        _ claim: PendingClaim, sentAt: UInt64, code: String?, detail: String, now: UInt64
+    ) {
+        claimInFlight = false
+        if sentAt > 0, now >= sentAt { stats.value.claimLatency.record(nanoseconds: now - sentAt) }
+        let boardChanged = view.revision != claim.revision || claim.game != gameNumber
+        let who = "\(name) claim @\(claim.revision)"
+        if claim.game != gameNumber, code != "STALE", code != "OVER" {
+            // The claim left during an earlier game and reached the server when the new game had come
+            // to the same revision, so the server judged its positions against a board it never saw.
+            stats.value.revisionReuses += 1
+            protocolError(
+                "\(who): sent in an earlier game, judged against the new game's board at the same revision "
+                    + "(got \(code ?? "OK")); revisions restart at 1 each game")
+            return
+        }
+        switch (claim.intent, code) {
+        case (.valid, nil):
+            if view.game == "set" {
+                stats.value.sets += 1
+                let named = detail.split(separator: " ").compactMap { Card(String($0)) }.sorted()
+                if named != claim.cards.sorted() {
+                    protocolError("\(who): OK CHOOSE \(detail) for a claim of \(claim.cards.map(\.code))")
+                } else if lastOwnSet != named {
+                    protocolError("\(who): OK CHOOSE without its SET event before it")
+                }
+            }
+        case (.valid, "STALE"), (.wrong, "STALE"), (.outOfTurn, "STALE"):
+            if !boardChanged, view.status == "playing" {
+                protocolError("\(who): STALE, but no newer board arrived")
+            }
+        case (_, "OVER"):
+            if view.status != "over" { protocolError("\(who): OVER, but no OVER event arrived") }
+        case (.valid, "NOTSET"):
+            protocolError("\(who): a valid claim \(claim.cards.map(\.code)) was refused as NOTSET")
+        case (.valid, "NOTYOURTURN"):
+            if view.turn == name { protocolError("\(who): NOTYOURTURN on my turn") }
+        case (.wrong, nil):
+            protocolError("\(who): the server took \(claim.cards.map(\.code)), which is not a set")
+        case (.wrong, "NOTSET"), (.stale, "STALE"), (.outOfTurn, "NOTYOURTURN"), (.outOfTurn, nil):
+            break
+        case (.stale, nil):
+            protocolError("\(who): the server took a claim on an old board (now @\(view.revision))")
+        case (_, let code?):
+            unexpected("\(who): ERR CHOOSE \(code)")
+        }
+        // An unchanged board means the claim changed nothing (a mistake, or a lost race): look again.
+        if !boardChanged, view.status == "playing", isMyMove { thinkAt = now + thinkDelay() }
+    }
+
+    private func handleEvent(_ line: ServerLine, now: UInt64) {
+        switch line {
+        case .greeting(let version, _):
+            guard linesOnConnection == 1 else {
+                protocolError("\(name): a greeting in the middle of a connection")
+                return
+            }
+            if version != 1 { protocolError("\(name): protocol version \(version), not 1") }
+            if !isCounted {
+                isCounted = true
+                stats.value.connected += 1
+                stats.value.connects += 1
+                stats.value.peakConnected = max(stats.value.peakConnected, stats.value.connected)
+            }
+            // A bot told to stop while connecting has already sent QUIT; it has nobody to become.
+            if phase == .greeting { identify(now: now) }
+            return
+        case .set(let who, let codes):
+            checkSet(by: who, codes: codes, now: now)
+        case .wrong(let who, let penalty, _, _):
+            if penalty < 0 { protocolError("\(name): WRONG \(who) with a negative penalty \(penalty)") }
+            expectedScores[who] = score(of: who) - penalty
+        case .chose(let who, let points, let text):
+            expectedScores[who] = score(of: who) + points
+            if who == name {
+                if text.hasPrefix("Matched") { stats.value.sets += 1 }
+            } else if let sent = room.claimTime(by: who, revision: view.revision), now >= sent {
+                stats.value.fanoutLatency.record(nanoseconds: now - sent)
+            }
+        case .player(let who, let score, _):
+            if let expected = expectedScores.removeValue(forKey: who) {
+                if expected != score {
+                    protocolError("\(name): \(who) has \(score) points, expected \(expected)")
+                }
+            } else if let known = scores[who], known != score {
+                protocolError("\(name): \(who)'s score went from \(known) to \(score) with no SET or WRONG")
+            }
+            scores[who] = score
+        case .left(let who):
+            scores[who] = nil
+        case .board(let revision, _):
+            if !isBoardFresh, revision <= view.revision {
+                protocolError("\(name): board revision went from \(view.revision) to \(revision)")
+            }
+            isBoardFresh = false
+            if view.game == "set", !view.board.isEmpty {
+                let cards = view.setCards.compactMap { $0 }
+                if cards.count == view.board.count {
+                    earlier = BotStrategy.EarlierBoard(revision: view.revision, cards: cards)
+                }
+            }
+        case .newGame:
+            gameNumber += 1
+            expectedScores = [:]
+            scores = scores.mapValues { _ in 0 }
+            isBoardFresh = true
+            lastOwnSet = nil
+            memory = [:]
+            newGameAt = nil
+            earlier = nil
+        case .over(let scores):
+            checkOver(scores)
+            gamesSeenOver += 1
+            room.noteGamesFinished(gamesSeenOver)
+        case .ping:
+            send("PING", verb: "PING", now: now, forced: true)
+        case .bye(let reason):
+            stats.value.byes[reason, default: 0] += 1
+        case .unknown(let text):
+            let verb = text.prefix { $0 != " " }
+            if Self.knownVerbs.contains(String(verb)) {
+                protocolError("\(name): malformed line '\(text.prefix(80))'")
+            }
+        default:
+            break
+        }
+        view.apply(line)
+        switch line {
+        case .board:
+            if view.game == "matchismo" { BotStrategy.remember(view, into: &memory) }
+            if view.game == "set" { boardChanged(now: now) }
+        case .turn:
+            turnChanged(now: now)
+        case .over:
+            gameOver(now: now)
+        default:
+            break
+        }
+    }
+
+    /// First words of lines the protocol defines, so a line that starts with one but does not parse is
+    /// reported instead of ignored.
+    static let knownVerbs: Set<String> = [
+        "SETD", "ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "TURN", "PLAYER", "JOINED", "LEFT", "SET",
+        "WRONG", "CHOSE", "CHAT", "NEWGAME", "VOTE", "OVER", "HINT",
+    ]
+
+    private func checkSet(by who: String, codes: [String], now: UInt64) {
+        let cards = codes.compactMap { Card($0) }
+        let mode = BotStrategy.mode(of: view)
+        if cards.count != codes.count {
+            protocolError("\(name): SET \(who) with an unreadable card: \(codes)")
+        } else if cards.count != mode.cardsPerClaim || !BotStrategy.isValid(cards, mode: mode) {
+            protocolError("\(name): SET \(who) \(codes) is not a valid claim in \(mode.rawValue) mode")
+        } else {
+            let board = view.setCards
+            if let missing = cards.first(where: { !board.contains($0) && !view.chain.contains($0) }) {
+                protocolError("\(name): SET \(who) names \(missing.code), which is not on the board")
+            }
+        }
+        expectedScores[who] = score(of: who) + 1
+        if who == name {
+            lastOwnSet = cards.sorted()
+        } else if let sent = room.claimTime(by: who, revision: view.revision), now >= sent {
+            stats.value.fanoutLatency.record(nanoseconds: now - sent)
+        }
+    }
+
+    private func checkOver(_ ranking: [(name: String, score: Int)]) {
+        for (i, entry) in ranking.enumerated() {
+            if i > 0, ranking[i - 1].score < entry.score {
+                protocolError("\(name): OVER is not best first: \(ranking.map { "\($0.name):\($0.score)" })")
+                break
+            }
+            if let known = scores[entry.name], known != entry.score {
+                protocolError("\(name): OVER gives \(entry.name) \(entry.score), the room said \(known)")
+            }
+        }
+    }
+
+    private func score(of player: String) -> Int {
+        expectedScores[player] ?? scores[player] ?? 0
+    }
+}

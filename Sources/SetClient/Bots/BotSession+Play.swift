@@ -1,0 +1,181 @@
+import Foundation
+import SetGame
+import SetProtocol
+
+/// How a bot plays: when it looks at the board, what it claims, when it chats, leaves and comes back.
+extension BotSession {
+    /// Forgets everything about the room, before a new snapshot of it.
+    func forgetRoom() {
+        view.reset()
+        isBoardFresh = true
+        expectedScores = [:]
+        scores = [:]
+        lastOwnSet = nil
+        memory = [:]
+        earlier = nil
+    }
+
+    func identify(now: UInt64) {
+        forgetRoom()
+        phase = .identifying
+        if let token {
+            send("RESUME \(token)", verb: "RESUME", now: now, forced: true)
+        } else {
+            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+        }
+    }
+
+    func seated(now: UInt64) {
+        phase = .seated
+        stats.value.seatLatency.record(nanoseconds: now > connectStartedAt ? now - connectStartedAt : 0)
+        guard !options.isIdle else { return }
+        if options.chatEvery > 0 { chatAt = now + exponentialNanoseconds(mean: options.chatEvery) }
+        if options.resumeEvery > 0 { dropAt = now + exponentialNanoseconds(mean: options.resumeEvery) }
+        if view.status == "over" {
+            gameOver(now: now)
+        } else if view.game == "set" {
+            boardChanged(now: now)
+        } else {
+            turnChanged(now: now)
+        }
+    }
+
+    /// Whether the bot may move now: always in SET, on its turn in Matchismo.
+    var isMyMove: Bool { view.game == "set" || view.turn == name }
+
+    func boardChanged(now: UInt64) {
+        guard phase == .seated, !options.isIdle, view.status == "playing" else { return }
+        thinkAt = now + thinkDelay()
+    }
+
+    func turnChanged(now: UInt64) {
+        guard phase == .seated, !options.isIdle, view.status == "playing" else { return }
+        if view.turn == name {
+            thinkAt = now + thinkDelay()
+        } else if options.mistakes > 0, BotStrategy.unitRandom(&rng) < options.mistakes / 2 {
+            thinkAt = now + thinkDelay()  // An impatient choice out of turn.
+        } else {
+            thinkAt = nil
+        }
+    }
+
+    func gameOver(now: UInt64) {
+        thinkAt = nil
+        guard phase == .seated, !options.isIdle else { return }
+        // One bot restarts the room, the first of ours online, so that bots do not turn each other's
+        // NEW into votes; the others stand by in case it is away.
+        let leader = view.players.first { $0.isOnline && config.isBot($0.name) }?.name
+        let pause = options.isFlatOut ? 0 : UInt64(500_000_000) + thinkDelay() / 4
+        newGameAt = now + (leader == name ? pause : 5_000_000_000 + uniformNanoseconds(0...5000))
+    }
+
+    func startNewGame(now: UInt64) {
+        newGameAt = nil
+        guard view.status == "over" else { return }
+        guard bucket.take(now: now) else {
+            newGameAt = bucket.nextToken(now: now)
+            return
+        }
+        send("NEW", verb: "NEW", now: now)
+    }
+
+    func chat(now: UInt64) {
+        chatAt = now + exponentialNanoseconds(mean: options.chatEvery)
+        guard bucket.take(now: now) else { return }
+        let phrase = BotConfig.phrases[rng.next(below: BotConfig.phrases.count)]
+        send("CHAT \(phrase)", verb: "CHAT", now: now)
+        stats.value.chats += 1
+    }
+
+    func act(now: UInt64) {
+        guard view.status == "playing" else {
+            thinkAt = nil
+            return
+        }
+        guard bucket.take(now: now) else {
+            thinkAt = bucket.nextToken(now: now)
+            return
+        }
+        thinkAt = nil
+        var claim: PendingClaim
+        let command: String
+        if view.game == "set" {
+            guard
+                let plan = BotStrategy.planClaim(
+                    in: view, earlier: earlier, mistakes: options.mistakes, using: &rng)
+            else { return }
+            let intent: ClaimIntent =
+                switch plan.intent {
+                case .valid: .valid
+                case .wrong: .wrong
+                case .stale: .stale
+                }
+            claim = PendingClaim(intent: intent, revision: plan.revision, cards: plan.cards)
+            command = plan.command
+        } else {
+            guard let position = matchismoPosition() else { return }
+            if view.turn != name {
+                claim = PendingClaim(intent: .outOfTurn, revision: view.revision, cards: [])
+                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision)"
+            } else if options.mistakes > 0, view.revision > 1,
+                BotStrategy.unitRandom(&rng) < options.mistakes / 2
+            {
+                claim = PendingClaim(intent: .stale, revision: view.revision - 1, cards: [])
+                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision - 1)"
+            } else {
+                claim = PendingClaim(intent: .valid, revision: view.revision, cards: [])
+                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision)"
+            }
+        }
+        claim.game = gameNumber
+        send(command, verb: "CHOOSE", claim: claim, now: now)
+        claimInFlight = true
+        stats.value.claims += 1
+        if claim.intent != .valid { stats.value.mistakes += 1 }
+    }
+
+    private func matchismoPosition() -> Int? {
+        // Positions past `z` cannot be named; the protocol keeps boards within 26 cards.
+        let position = BotStrategy.matchismoChoice(in: view, memory: memory, using: &rng)
+        return position.flatMap { $0 < 26 ? $0 : nil }
+    }
+
+    /// Leaves the room for a while: mostly a dropped connection that comes back with `RESUME`,
+    /// sometimes a clean `QUIT` and a return as a new player.
+    func drop(now: UInt64) {
+        dropAt = nil
+        if BotStrategy.unitRandom(&rng) < 0.25 {
+            send("QUIT", verb: "QUIT", now: now, forced: true)
+            phase = .quitting
+        } else {
+            wantsClose = BotStrategy.unitRandom(&rng) < 0.5 ? .reset : .close
+            if isCounted {
+                isCounted = false
+                stats.value.connected -= 1
+            }
+            goOffline(now: now, retryAfter: uniformNanoseconds(200...2000))
+        }
+    }
+
+    func goOffline(now: UInt64, retryAfter delay: UInt64) {
+        remember(.unknown("(offline)"))
+        resetConnectionState()
+        if isStopping {
+            phase = .finished
+            return
+        }
+        phase = .offline
+        connectAt = now + delay
+    }
+
+    func resetConnectionState() {
+        pending.removeAll()
+        unstamped = 0
+        outbox.removeAll()
+        claimInFlight = false
+        thinkAt = nil
+        chatAt = nil
+        dropAt = nil
+        newGameAt = nil
+    }
+}

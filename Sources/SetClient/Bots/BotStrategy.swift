@@ -1,0 +1,224 @@
+import SetGame
+
+/// The choices a bot makes from what it sees: which claim to send, which card to turn.
+///
+/// Pure functions of a ``GameView`` and a seeded generator, so that a bot's play can be tested and
+/// replayed without a server.
+public enum BotStrategy {
+    /// What a claim is meant to be.
+    public enum Intent: Equatable, Sendable {
+        /// A set on the board the bot sees; the server should take it unless somebody was faster.
+        case valid
+        /// Cards that are not a set, on purpose; the server must answer `NOTSET`.
+        case wrong
+        /// A set seen on an older board, on purpose; the server must answer `STALE`.
+        case stale
+    }
+
+    /// A claim to send as `CHOOSE <picks> @<revision>`.
+    public struct Claim: Equatable, Sendable {
+        /// The named cards: positions on the board, or codes for chain cards that are not on it.
+        public var picks: [Selection.Pick]
+        /// The cards named, in order.
+        public var cards: [Card]
+        /// The board revision the picks refer to.
+        public var revision: Int
+        /// What the claim is meant to be.
+        public var intent: Intent
+
+        /// The command line, without its LF.
+        public var command: String {
+            var words = ["CHOOSE"]
+            for pick in picks {
+                switch pick {
+                case .position(let p): words.append(SetGame.positionName(p))
+                case .card(let card): words.append(card.code)
+                }
+            }
+            words.append("@\(revision)")
+            return words.joined(separator: " ")
+        }
+    }
+
+    /// A board a bot saw earlier, kept to make a stale claim from.
+    public struct EarlierBoard: Equatable, Sendable {
+        /// Its revision.
+        public var revision: Int
+        /// Its cards, by position.
+        public var cards: [Card]
+
+        /// Creates a record of a board.
+        public init(revision: Int, cards: [Card]) {
+            self.revision = revision
+            self.cards = cards
+        }
+    }
+
+    /// The SET mode of the view's room (`normal` when the room does not say).
+    static func mode(of view: GameView) -> SetMode {
+        view.options["mode"].flatMap(SetMode.init(rawValue:)) ?? .normal
+    }
+
+    /// Every valid claim on the board the view shows, by the rules of the room's mode.
+    public static func validClaims(in view: GameView) -> [[Selection.Pick]] {
+        guard view.game == "set" else { return [] }
+        let slots = view.setCards
+        guard slots.allSatisfy({ $0 != nil }) else { return [] }
+        let cards = slots.map { $0! }
+        switch mode(of: view) {
+        case .normal, .junior:
+            return SetRules.allSets(in: cards).map { $0.map(Selection.Pick.position) }
+        case .ultra:
+            return SetRules.allUltraSets(in: cards).map { $0.map(Selection.Pick.position) }
+        case .chain:
+            guard !view.chain.isEmpty else {
+                return SetRules.allSets(in: cards).map { $0.map(Selection.Pick.position) }
+            }
+            var position = [Int](repeating: -1, count: 81)
+            for (i, card) in cards.enumerated() { position[card.index] = i }
+            var claims: [[Selection.Pick]] = []
+            for reused in view.chain {
+                for (i, card) in cards.enumerated() {
+                    let third = position[SetRules.completing(reused, card).index]
+                    if third > i { claims.append([.card(reused), .position(i), .position(third)]) }
+                }
+            }
+            return claims
+        }
+    }
+
+    /// Whether `cards` are a valid claim in `mode` (ignoring which chain card they must reuse).
+    public static func isValid(_ cards: [Card], mode: SetMode) -> Bool {
+        switch mode {
+        case .ultra: return cards.count == 4 && SetRules.isUltraSet(cards)
+        default: return cards.count == 3 && SetRules.isSet(cards[0], cards[1], cards[2])
+        }
+    }
+
+    /// The claim a bot makes when its think time is up, or `nil` when it sees nothing to claim.
+    ///
+    /// With probability `mistakes` the claim is a deliberate mistake: half the time cards that are not a
+    /// set, half the time a set from `earlier` (an older board). Otherwise a valid claim picked at random,
+    /// as a person finds whichever set they happen to see first.
+    public static func planClaim(
+        in view: GameView, earlier: EarlierBoard?, mistakes: Double, using generator: inout SeededGenerator
+    ) -> Claim? {
+        guard view.game == "set", view.status == "playing" else { return nil }
+        let cards = view.setCards.compactMap { $0 }
+        guard cards.count == view.board.count, !cards.isEmpty else { return nil }
+        let roll = unitRandom(&generator)
+        if roll < mistakes {
+            // The mistake the roll picked, or the other kind when that one is impossible here (no
+            // earlier board to be stale about).
+            let wrong = { (g: inout SeededGenerator) in wrongClaim(in: view, cards: cards, using: &g) }
+            let stale = { (g: inout SeededGenerator) in staleClaim(in: view, earlier: earlier, using: &g) }
+            let order = roll < mistakes / 2 ? [wrong, stale] : [stale, wrong]
+            for make in order {
+                if let claim = make(&generator) { return claim }
+            }
+        }
+        let claims = validClaims(in: view)
+        guard !claims.isEmpty else { return nil }
+        let picks = claims[generator.next(below: claims.count)]
+        return Claim(
+            picks: picks, cards: picks.map { card(for: $0, on: cards) }, revision: view.revision,
+            intent: .valid)
+    }
+
+    /// Cards on the board that are not a valid claim, as a deliberate wrong claim.
+    static func wrongClaim(in view: GameView, cards: [Card], using generator: inout SeededGenerator) -> Claim?
+    {
+        let mode = mode(of: view)
+        let size = mode.cardsPerClaim
+        guard cards.count >= size else { return nil }
+        for _ in 0..<32 {
+            var positions: [Int] = []
+            while positions.count < size {
+                let p = generator.next(below: cards.count)
+                if !positions.contains(p) { positions.append(p) }
+            }
+            let picked = positions.map { cards[$0] }
+            if !isValid(picked, mode: mode) {
+                return Claim(
+                    picks: positions.map(Selection.Pick.position), cards: picked, revision: view.revision,
+                    intent: .wrong)
+            }
+        }
+        return nil
+    }
+
+    /// A set from an older board, claimed by position against that board's revision.
+    static func staleClaim(in view: GameView, earlier: EarlierBoard?, using generator: inout SeededGenerator)
+        -> Claim?
+    {
+        guard let earlier, earlier.revision != view.revision, mode(of: view) != .chain else { return nil }
+        let sets: [[Int]] =
+            mode(of: view) == .ultra
+            ? SetRules.allUltraSets(in: earlier.cards) : SetRules.allSets(in: earlier.cards)
+        guard !sets.isEmpty else { return nil }
+        let positions = sets[generator.next(below: sets.count)]
+        return Claim(
+            picks: positions.map(Selection.Pick.position), cards: positions.map { earlier.cards[$0] },
+            revision: earlier.revision, intent: .stale)
+    }
+
+    private static func card(for pick: Selection.Pick, on cards: [Card]) -> Card {
+        switch pick {
+        case .position(let p): return cards[p]
+        case .card(let card): return card
+        }
+    }
+
+    /// The position a Matchismo bot turns on its turn, or `nil` when no card can be turned up.
+    ///
+    /// It plays like a person with a good memory: with a card up, it turns a remembered card of the same
+    /// rank (worth most), else of the same suit; otherwise a card it has never seen; with nothing up and
+    /// two remembered cards of one rank, it starts that pair.
+    public static func matchismoChoice(
+        in view: GameView, memory: [Int: PlayingCard], using generator: inout SeededGenerator
+    ) -> Int? {
+        guard view.game == "matchismo", view.status == "playing" else { return nil }
+        var up: [PlayingCard] = []
+        var down: [Int] = []
+        for (i, slot) in view.board.enumerated() {
+            guard case .playing(let card, let isMatched) = slot, !isMatched else { continue }
+            if let card { up.append(card) } else { down.append(i) }
+        }
+        guard !down.isEmpty else { return nil }
+        let known = down.compactMap { p in memory[p].map { (position: p, card: $0) } }
+        if !up.isEmpty {
+            if let same = known.first(where: { k in up.contains { $0.rank == k.card.rank } }) {
+                return same.position
+            }
+            if let suited = known.first(where: { k in up.contains { $0.suit == k.card.suit } }) {
+                return suited.position
+            }
+        } else {
+            for (i, a) in known.enumerated()
+            where known[(i + 1)...].contains(where: { $0.card.rank == a.card.rank }) {
+                return a.position
+            }
+        }
+        let unseen = down.filter { memory[$0] == nil }
+        let pool = unseen.isEmpty ? down : unseen
+        return pool[generator.next(below: pool.count)]
+    }
+
+    /// Updates a Matchismo bot's memory from the board: face-up cards are remembered where they lie,
+    /// matched cards are forgotten.
+    public static func remember(_ view: GameView, into memory: inout [Int: PlayingCard]) {
+        for (i, slot) in view.board.enumerated() {
+            guard case .playing(let card, let isMatched) = slot else { continue }
+            if isMatched {
+                memory[i] = nil
+            } else if let card {
+                memory[i] = card
+            }
+        }
+    }
+
+    /// A uniform number in `0..<1`.
+    static func unitRandom(_ generator: inout SeededGenerator) -> Double {
+        Double(generator.next() >> 11) / Double(1 << 53)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import SetSocket
+
+/// The `set-bench` command: parses the arguments, runs a fleet of bots and prints the report.
+public enum SetBench {
+    /// Runs the command with `arguments` (without the program name) and returns the exit status: 0 for
+    /// a clean run, 1 when anything went wrong, 2 for a bad command line.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let options: BenchOptions
+        do {
+            options = try BenchOptions.parse(arguments)
+        } catch {
+            if error.isHelp {
+                print(BenchOptions.usage)
+                return 0
+            }
+            FileHandle.standardError.write(Data("set-bench: \(error)\n\(BenchOptions.usage)\n".utf8))
+            return 2
+        }
+        Socket.ignoreBrokenPipes()
+        let report = BotFleet(options: options).runBlocking()
+        print(options.json ? report.json : report.text)
+        return report.isClean ? 0 : 1
+    }
+}
