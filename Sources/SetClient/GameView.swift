@@ -48,8 +48,13 @@ public struct GameView: Sendable {
     public var players: [Player] = []
     /// The final scores, once the game is over.
     public var finalScores: [(name: String, score: Int)]?
-    /// Problems found in what the server sent: bad card codes, duplicate cards.
+    /// Problems found in what the server sent (bad card codes, duplicate cards) and not yet drained; at
+    /// most ``maximumKeptErrors``, so a hostile server cannot grow the client's memory.
     public private(set) var protocolErrors: [String] = []
+    /// Every problem found, drained or not, kept or not.
+    public private(set) var protocolErrorCount = 0
+    /// How many problem descriptions are kept until drained.
+    public static let maximumKeptErrors = 64
 
     /// Creates an empty view.
     public init() {}
@@ -112,11 +117,22 @@ public struct GameView: Sendable {
         return true
     }
 
+    /// Returns the problems kept so far and forgets them.
+    public mutating func drainProtocolErrors() -> [String] {
+        defer { protocolErrors = [] }
+        return protocolErrors
+    }
+
+    private mutating func report(_ problem: String) {
+        protocolErrorCount += 1
+        if protocolErrors.count < Self.maximumKeptErrors { protocolErrors.append(problem) }
+    }
+
     /// Forgets the room, for `LEAVE` or before a new snapshot.
     public mutating func reset() {
-        let errors = protocolErrors
+        let (errors, count) = (protocolErrors, protocolErrorCount)
         self = GameView()
-        protocolErrors = errors
+        (protocolErrors, protocolErrorCount) = (errors, count)
     }
 
     private static func slot(for code: String, game: String) -> Slot {
@@ -134,12 +150,12 @@ public struct GameView: Sendable {
 
     private mutating func checkBoard(_ positions: [String]) {
         for (i, slot) in board.enumerated() {
-            if case .unreadable(let code) = slot { protocolErrors.append("unreadable card '\(code)'") }
+            if case .unreadable(let code) = slot { report("unreadable card '\(code)'") }
             if positions[i] != SetGame.positionName(i) {
-                protocolErrors.append("position \(positions[i]) out of order at \(i)")
+                report("position \(positions[i]) out of order at \(i)")
             }
         }
         let cards = setCards.compactMap { $0 }
-        if Set(cards).count != cards.count { protocolErrors.append("a card twice on the board") }
+        if Set(cards).count != cards.count { report("a card twice on the board") }
     }
 }

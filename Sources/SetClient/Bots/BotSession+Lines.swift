@@ -16,9 +16,14 @@ extension BotSession {
             stats.value.eventCounts[BenchStats.eventIndex(line)] += 1
             handleEvent(line, now: now)
         }
-        if view.protocolErrors.count > seenViewErrors {
-            for text in view.protocolErrors[seenViewErrors...] { protocolError(text) }
-            seenViewErrors = view.protocolErrors.count
+        if view.protocolErrorCount > seenViewErrors {
+            let described = view.drainProtocolErrors()
+            for text in described { protocolError(text) }
+            // Problems past the view's cap are still counted, without a description.
+            for _ in described.count..<(view.protocolErrorCount - seenViewErrors) {
+                protocolError("(more on that board)")
+            }
+            seenViewErrors = view.protocolErrorCount
         }
     }
 

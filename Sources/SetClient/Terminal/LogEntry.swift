@@ -48,8 +48,10 @@ public enum LogEntry: Equatable, Sendable {
         case .chose(let who, let points, let entry):
             var line = name(who) + StyledText(": ")
             line.append(text(entry))
+            // `magnitude`, not `abs`: the number is the server's, and abs(Int.min) traps.
             line.append(
-                " (\(points >= 0 ? "+" : "−")\(abs(points)))", points > 0 ? TextStyle(colour: .green) : .dim)
+                " (\(points >= 0 ? "+" : "−")\(points.magnitude))",
+                points > 0 ? TextStyle(colour: .green) : .dim)
             return line
         case .chat(let who, let said):
             return StyledText("<", .dim) + name(who) + StyledText("> ", .dim) + StyledText(text(said))

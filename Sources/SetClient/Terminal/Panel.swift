@@ -77,7 +77,8 @@ public struct Panel: Equatable, Sendable {
         if rest.allSatisfy({ Card($0) != nil }) {
             line.append(CardArt.inline(rest))
         } else if let points = Int(rest[0]) {
-            line.append(StyledText((points >= 0 ? "+" : "−") + String(abs(points))).padded(to: 5))
+            // `magnitude`, not `abs`: the number is the server's, and abs(Int.min) traps.
+            line.append(StyledText((points >= 0 ? "+" : "−") + String(points.magnitude)).padded(to: 5))
             line.append(TextRules.sanitized(rest.dropFirst().joined(separator: " ")))
         } else {
             line.append(TextRules.sanitized(rest.joined(separator: " ")))

@@ -29,10 +29,11 @@ public enum PlainFormatter {
 
     /// The line for a session's status.
     public static func line(for status: ClientSession.Status) -> String {
+        let text = TextRules.sanitized(status.text)  // It may quote the server (`OK NEW voted …`).
         switch status.kind {
-        case .success: return "ok: " + status.text
-        case .info: return status.text
-        case .failure: return "error: " + status.text
+        case .success: return "ok: " + text
+        case .info: return text
+        case .failure: return "error: " + text
         }
     }
 

@@ -1,0 +1,609 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `set-cli --plain` against a fake server inside the test that misbehaves: junk bytes,
+/// a 5 MB line, escape sequences in names and chat, silence, and drops in the middle of a line.
+///
+/// Whatever the server sends, the client must not crash, must never pass a control character to the
+/// terminal, must keep its memory bounded, and must keep working (or say what happened and reconnect,
+/// as it does after any drop). Every wait has a deadline and every child is killed at the end.
+@Suite(.timeLimit(.minutes(1))) struct HostileServerTests {
+    /// A valid board of twelve cards (the one in protocol.md's session).
+    private static let board =
+        "BOARD 1 a:1GES b:2RFS c:3PFS d:2PHT e:1RES f:3PES g:2RFT h:3GFT i:3REC j:2REC k:2GFT l:1RHC"
+
+    /// A room's snapshot for alice in room `r`, then the reply's final line.
+    private static func snapshot(final: String = "OK JOIN r") -> String {
+        "ROOM r set 1 playing\nOPTIONS mode=normal penalty=1 hints=on\n\(board)\nDECK 69\n"
+            + "PLAYER alice 0 online\n\(final)\n"
+    }
+
+    /// Answers the client's `HELLO` and `JOIN` as setd would (the greeting was already sent).
+    private static func seat(_ peer: FakePeer, token: String = "t0k3n") throws {
+        try peer.expect("HELLO alice")
+        try peer.send("OK HELLO alice \(token)\n")
+        try peer.expect("JOIN r")
+        try peer.send(snapshot())
+    }
+
+    /// Closes the client's input and answers its `QUIT`; it must then exit with status 0.
+    private static func quit(_ client: PlainClient, _ peer: FakePeer) throws {
+        client.closeInput()
+        try peer.expect("QUIT")
+        try peer.send("OK QUIT\n")
+        expectExit(client)
+    }
+
+    @Test("Binary junk (NULs, invalid UTF-8, random bytes) is ignored, and the client keeps playing after it")
+    func survivesJunk() throws {
+        guard let cli = Programs.product("set-cli") else { return }
+        let server = try FakeServer()
+        let client = try PlainClient(path: cli, port: server.port)
+        defer { client.stop() }
+        let peer = try server.accept()
+        defer { peer.close() }
+
+        try peer.send("SETD 1 welcome to setd; type HELP\n")
+        try peer.send(Self.junk(seed: 1, count: 256 * 1024))
+        try Self.seat(peer)
+        try client.waitForOutput("joined r (SET)")
+        try peer.send(Self.junk(seed: 2, count: 256 * 1024))
+        try peer.send("CHAT bob still here after the junk\n")
+        try client.waitForOutput("<bob> still here after the junk")
+
+        #expect(client.output.contains("board #1: a 1GES  b 2RFS"))
+        try Self.quit(client, peer)
+        expectCleanOutput(client)
+    }
+
+    @Test("A 5 MB line without LF is dropped with bounded memory, and the next line is read")
+    func survivesHugeLine() throws {
+        guard let cli = Programs.product("set-cli") else { return }
+        let server = try FakeServer()
+        let client = try PlainClient(path: cli, port: server.port)
+        defer { client.stop() }
+        let peer = try server.accept()
+        defer { peer.close() }
+        try peer.send("SETD 1 welcome to setd; type HELP\n")
+        try Self.seat(peer)
+        try client.waitForOutput("joined r (SET)")
+
+        // Generous bounds: the client keeps at most 64 KiB of an unfinished server line, so the 5 MB line
+        // must not show in its memory at all (growth under 4 MB; a client that buffered the line grew
+        // by 40 MB), and it must stay a small program (under 100 MB).
+        let limit = 100 * 1024  // kB
+        let baseline = client.residentKilobytes ?? 0
+        var peak = baseline
+        let chunk = Array(Array(repeating: Array("CHAT bob hostile\u{1B}[2J\0 ".utf8), count: 2048).joined())
+        var sent = 0
+        while sent < 5 * 1024 * 1024 {
+            try peer.send(chunk)
+            sent += chunk.count
+            peak = max(peak, client.residentKilobytes ?? 0)
+        }
+        try peer.send("\nCHAT bob after the long line\n")
+        let shown = Programs.wait(timeout: 10) {
+            peak = max(peak, client.residentKilobytes ?? 0)
+            return client.output.contains("<bob> after the long line") || client.exitStatus() != nil
+        }
+        #expect(shown, "the line after the long one; stdout:\n\(client.output)\nstderr:\n\(client.errors)")
+        #expect(
+            peak - baseline < 4 * 1024,
+            "set-cli's VmRSS grew from \(baseline) kB to \(peak) kB while reading a 5 MB line")
+        #expect(peak > 0 && peak < limit, "set-cli's VmRSS peaked at \(peak) kB")
+        #expect(!client.output.contains("hostile"))
+
+        try Self.quit(client, peer)
+        expectCleanOutput(client)
+    }
+
+    @Test(
+        "Escape sequences, control characters, bad cards and extreme numbers never reach the terminal"
+    )
+    func survivesEscapes() throws {
+        guard let cli = Programs.product("set-cli") else { return }
+        let server = try FakeServer()
+        let client = try PlainClient(path: cli, port: server.port)
+        defer { client.stop() }
+        let peer = try server.accept()
+        defer { peer.close() }
+        let esc = "\u{1B}"
+        let osc = "\(esc)]0;pwned\u{07}"  // sets the window title
+        let csi = "\u{9B}"  // the one-character C1 form of ESC [
+
+        try peer.send("SETD 1 \(esc)[2Jwelcome\(osc)\n")
+        try peer.expect("HELLO alice")
+        try peer.send("OK HELLO alice\(esc)[2J t0k3n\n")
+        try peer.expect("JOIN r")
+        try peer.send(
+            """
+            ROOM r set 3 playing
+            OPTIONS mode=\(esc)[5mnormal penalty=1 hints=on\(osc)=x
+            BOARD 1 a:1RFS b:ZZZZ c:1RFS d:\(esc)[31m e:3GHT f:\(csi)2J g:1GES
+            DECK 69
+            PLAYER alice 0 online
+            PLAYER \(esc)[31mevil 3 online
+            PLAYER mal\u{07}lo\u{7F}ry -9223372036854775808 away
+            OK JOIN r\(osc)
+
+            """)
+        try client.waitForOutput("joined r (SET)")
+        try peer.send(
+            """
+            CHAT bob \(esc)[2J\(osc) hi
+            CHAT \(esc)[31mevil\(esc)[0m red \(csi)31mtext\r\u{08}\u{08}
+            JOINED \(esc)[1mmallory
+            SET \(esc)[31mevil 1RFS \(esc)[2J 3GHT
+            WRONG \(osc) 1 1RFS ZZZZ : \(esc)[2Jbad claim
+            CHOSE evil -9223372036854775808 \(esc)[2Jboom
+            CHOSE evil 9223372036854775807 big
+            VOTE \(esc)[5mevil 1 2
+            NEWGAME \(osc)
+            OVER \(esc)[31mevil:3 alice:-9223372036854775808
+            ERR - UNKNOWN \(esc)[2Jjunk from nowhere
+            HINT \(esc)[2J:\(esc)[2J
+            TURN \(esc)[2J
+            CHAIN \(esc)[2J 1RFS
+            CHAT bob end of the escapes
+
+            """)
+        try client.waitForOutput("<bob> end of the escapes")
+
+        // Replies quote the server too: a history, a vote, and a room name that came back from JOIN.
+        client.type("/history")
+        try peer.expect("HISTORY")
+        try peer.send(
+            """
+            HISTORY 5 evil -9223372036854775808 \(esc)[2Jboom
+            HISTORY GAME 1 \(esc)[2J2026 x evil:3
+            HISTORY GAME 1 7 \(osc) 1RFS 2GHT 3PEC
+            OK HISTORY 3
+
+            """)
+        try client.waitForOutput("History of r")
+        client.type("/new")
+        try peer.expect("NEW")
+        try peer.send("OK NEW voted \(esc)[31m1/2\(esc)[0m\n")
+        try client.waitForOutput("you voted for a new game (1/2)")
+        client.type("/leave")
+        try peer.expect("LEAVE")
+        try peer.send("OK LEAVE r\(osc)\n")
+        try client.waitForOutput("you left r;")
+
+        let output = client.output
+        for shown in [
+            "connected as alice", "board #1: a 1RFS  b ZZZZ  c 1RFS", "score: evil 3", "<bob> hi",
+            "<evil> red text", "evil took 1RFS", "evil: boom", "server: junk from nowhere",
+        ] {
+            #expect(output.contains(shown), "'\(shown)' in stdout:\n\(output)")
+        }
+        #expect(!output.contains("pwned"))
+        try Self.quit(client, peer)
+        expectCleanOutput(client)
+    }
+
+    @Test("A server that accepts and says nothing, then closes: the client says so and reconnects")
+    func survivesSilence() throws {
+        guard let cli = Programs.product("set-cli") else { return }
+        let server = try FakeServer()
+        let client = try PlainClient(path: cli, port: server.port)
+        defer { client.stop() }
+        let first = try server.accept()
+        let connected = "connected to 127.0.0.1:\(server.port)"
+        try client.waitForOutput(connected)
+        // Typed while nothing is known yet: kept for later, not a reason to fail.
+        client.type("/chat anyone there?")
+        let rss = client.residentKilobytes ?? 0
+        usleep(3_000_000)
+        #expect(client.exitStatus() == nil, "set-cli ended during the silence; stderr:\n\(client.errors)")
+        #expect((client.residentKilobytes ?? 0) < rss + 10 * 1024, "memory grew while nothing was sent")
+        first.close()
+        try client.waitForOutput("connection lost: the server closed the connection")
+        try client.waitForOutput("reconnecting in 0.5 s (attempt 1)")
+
+        // Documented behaviour: any drop is followed by a new connection, with a growing delay.
+        let second = try server.accept()
+        defer { second.close() }
+        #expect(Programs.wait(timeout: 10) { client.output.components(separatedBy: connected).count >= 3 })
+        // SIGTERM is /quit: QUIT is sent, and when no answer comes the client leaves anyway.
+        client.kill(SIGTERM)
+        try second.expect("QUIT")
+        expectExit(client)
+        expectCleanOutput(client)
+    }
+
+    @Test(
+        "A server that closes (or resets) in the middle of a line: the half line is dropped, the seat resumed"
+    )
+    func survivesDropMidLine() throws {
+        guard let cli = Programs.product("set-cli") else { return }
+        let server = try FakeServer()
+        let client = try PlainClient(path: cli, port: server.port)
+        defer { client.stop() }
+
+        let first = try server.accept()
+        try first.send("SETD 1 welcome to setd; type HELP\n")
+        try Self.seat(first, token: "t0k3n")
+        try client.waitForOutput("joined r (SET)")
+        try first.send("CHAT bob half a li")
+        usleep(100_000)
+        first.close()
+        try client.waitForOutput("connection lost: the server closed the connection")
+        try client.waitForOutput("reconnecting in 0.5 s (attempt 1)")
+
+        let second = try server.accept()
+        try second.send("SETD 1 welcome to setd; type HELP\n")
+        try second.expect("RESUME t0k3n")
+        try second.send("ROOM r set 1 play")
+        usleep(100_000)
+        second.reset()
+        #expect(
+            Programs.wait(timeout: 10) {
+                client.output.components(separatedBy: "connection lost:").count >= 3
+            },
+            "a second 'connection lost'; stdout:\n\(client.output)")
+
+        let third = try server.accept()
+        defer { third.close() }
+        try third.send("SETD 1 welcome to setd; type HELP\n")
+        try third.expect("RESUME t0k3n")
+        try third.send(Self.snapshot(final: "OK RESUME alice r"))
+        try client.waitForOutput("back in r as alice")
+        #expect(!client.output.contains("half a li"))
+        #expect(!client.output.contains("play\n"))
+
+        try Self.quit(client, third)
+        expectCleanOutput(client)
+    }
+
+    /// `count` bytes of junk: NULs, invalid UTF-8 (stray continuation bytes, overlong forms, surrogates,
+    /// code points past U+10FFFF), bare CRs, lines that look almost like protocol lines, then random
+    /// bytes. No line starts with an upper-case verb, so none of it is a line the client knows.
+    private static func junk(seed: UInt64, count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let crafted: [[UInt8]] = [
+            [0, 0, 0, 0x0A], [0xFF, 0xFE, 0xFD, 0x0A], [0xC3, 0x28, 0x0A], [0xC0, 0xAF, 0x0A],
+            [0xED, 0xA0, 0x80, 0x0A], [0xF4, 0x90, 0x80, 0x80, 0x0A], [0x80, 0x9B, 0x32, 0x4A, 0x0A],
+            Array("\r\r\r\n\n\n \t \n".utf8), Array("SETD\nSETD x y\nBOARD x a:b\nBOARD\n".utf8),
+            Array("DECK 99999999999999999999999\nPLAYER a b c\nROOM a b c d e f\nOK\nERR\n".utf8),
+            Array("CH\0AT bob nul\n\u{1B}[2J\u{1B}]0;pwned\u{07}\n".utf8),
+        ]
+        for piece in crafted { bytes += piece }
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        while bytes.count < count {
+            // xorshift64: the same junk on every run.
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            var byte = UInt8(truncatingIfNeeded: state >> 24)
+            if (0x41...0x5A).contains(byte) { byte |= 0x20 }  // no upper-case verbs
+            bytes.append(byte)
+        }
+        return bytes + [0x0A]
+    }
+}
+
+/// Expects the client to exit within `timeout` seconds with `status`, not by a signal; kills it if not.
+private func expectExit(
+    _ client: PlainClient, status expected: Int32 = 0, timeout: Double = 10,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let status = client.wait(timeout: timeout) else {
+        Issue.record(
+            "set-cli still running after \(timeout) s; stdout:\n\(client.output)",
+            sourceLocation: sourceLocation)
+        client.stop()
+        return
+    }
+    #expect(
+        status < 128, "set-cli died of signal \(status - 128); stderr:\n\(client.errors)",
+        sourceLocation: sourceLocation)
+    #expect(
+        status == expected, "set-cli's exit status; stderr:\n\(client.errors)", sourceLocation: sourceLocation
+    )
+}
+
+/// Expects nothing but printable text and LF on the client's standard output and error: no ESC, no other
+/// C0 control, no DEL, no C1 control.
+private func expectCleanOutput(_ client: PlainClient, sourceLocation: SourceLocation = #_sourceLocation) {
+    for (name, bytes) in [("stdout", client.rawOutput), ("stderr", client.rawErrors)] {
+        if let i = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }) {
+            let context = String(decoding: bytes[max(0, i - 40)..<min(bytes.count, i + 40)], as: UTF8.self)
+            Issue.record(
+                "set-cli's \(name) has control byte \(bytes[i]) at \(i): \(context.debugDescription)",
+                sourceLocation: sourceLocation)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let c1 = text.unicodeScalars.first(where: { (0x80...0x9F).contains($0.value) }) {
+            Issue.record(
+                "set-cli's \(name) has C1 control U+\(String(c1.value, radix: 16))",
+                sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// A listening socket on 127.0.0.1 with a free port, standing in for setd.
+private final class FakeServer {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw TestFailure("bind/listen on 127.0.0.1: errno \(errno)")
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The next connection, waiting at most `timeout` seconds for it.
+    func accept(timeout: Double = 10) throws -> FakePeer {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else {
+            throw TestFailure("set-cli did not connect within \(timeout) s")
+        }
+        let peer = Glibc.accept(fd, nil, nil)
+        guard peer >= 0 else { throw TestFailure("accept: errno \(errno)") }
+        _ = fcntl(peer, F_SETFD, FD_CLOEXEC)
+        return FakePeer(fd: peer)
+    }
+
+    deinit { close(fd) }
+}
+
+/// The server's end of one connection: blocking writes (bounded by a send timeout) and line reads
+/// with a deadline.
+private final class FakePeer {
+    private let fd: Int32
+    private var received: [UInt8] = []
+    private var isClosed = false
+
+    init(fd: Int32) {
+        self.fd = fd
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sends `text` exactly as given (no LF is added).
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends all of `bytes`, failing when the client stops reading for the send timeout.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                throw TestFailure(
+                    "sending to set-cli failed (errno \(errno)) after \(offset) of \(bytes.count) bytes")
+            }
+        }
+    }
+
+    /// The next line the client sent, without its LF.
+    func readLine(timeout: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = received.firstIndex(of: 0x0A) {
+                let line = String(decoding: received[..<newline], as: UTF8.self)
+                received.removeFirst(newline + 1)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw TestFailure("no line from set-cli within \(timeout) s") }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                received += chunk[0..<n]
+            } else if !(n < 0 && errno == EINTR) {
+                throw TestFailure("set-cli closed the connection (recv \(n), errno \(errno))")
+            }
+        }
+    }
+
+    /// Reads the client's next line and checks that it is `line` or starts with `line` and a space.
+    @discardableResult
+    func expect(_ line: String, timeout: Double = 10) throws -> String {
+        let got = try readLine(timeout: timeout)
+        guard got == line || got.hasPrefix(line + " ") else {
+            throw TestFailure("expected '\(line)' from set-cli, got '\(got)'")
+        }
+        return got
+    }
+
+    /// Closes the connection normally (FIN), even if a child spawned meanwhile holds a copy of it.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+        _ = Glibc.close(fd)
+    }
+
+    /// Closes the connection with a TCP reset.
+    func reset() {
+        guard !isClosed else { return }
+        isClosed = true
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        _ = Glibc.close(fd)
+    }
+
+    deinit { close() }
+}
+
+/// `set-cli --plain --name alice --room r` on 127.0.0.1:`port`, with its standard input on a socket
+/// the test writes to (a socket, so writing after the child is gone fails instead of raising SIGPIPE),
+/// and its standard output and error collected by two threads.
+private final class PlainClient: @unchecked Sendable {
+    let pid: pid_t
+    private let lock = NSLock()
+    private var input: Int32
+    private var stdout: [UInt8] = []
+    private var stderr: [UInt8] = []
+    private var openStreams = 2
+    private var status: Int32?
+
+    init(path: String, port: Int) throws {
+        // Socket pairs, not pipes: they are made close-on-exec at once (children of tests running at
+        // the same time must not inherit them), and writing to a gone reader fails without SIGPIPE.
+        var stdinPair: [Int32] = [-1, -1]
+        var stdoutPair: [Int32] = [-1, -1]
+        var stderrPair: [Int32] = [-1, -1]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &stdinPair) == 0, socketpair(AF_UNIX, type, 0, &stdoutPair) == 0,
+            socketpair(AF_UNIX, type, 0, &stderrPair) == 0
+        else { throw TestFailure("socketpair: errno \(errno)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPair[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPair[1], 2)
+        // Default signal handling and an empty mask, whatever the test threads block (see Child).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"
+        let arguments = [
+            path, "--plain", "--host", "127.0.0.1", "--port", String(port), "--name", "alice", "--room", "r",
+        ]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        for fd in [stdinPair[1], stdoutPair[1], stderrPair[1]] { close(fd) }
+        guard result == 0 else {
+            for fd in [stdinPair[0], stdoutPair[0], stderrPair[0]] { close(fd) }
+            throw TestFailure("posix_spawn \(path): \(String(cString: strerror(result)))")
+        }
+        self.pid = pid
+        input = stdinPair[0]
+        collect(stdoutPair[0]) { $0.stdout += $1 }
+        collect(stderrPair[0]) { $0.stderr += $1 }
+    }
+
+    /// Reads `fd` to its end on a thread of its own, handing each chunk to `append` under the lock.
+    private func collect(_ fd: Int32, _ append: @escaping @Sendable (PlainClient, [UInt8]) -> Void) {
+        Thread.detachNewThread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    let bytes = Array(chunk[0..<n])
+                    lock.withLock { append(self, bytes) }
+                } else if !(n < 0 && errno == EINTR) {
+                    break
+                }
+            }
+            close(fd)
+            lock.withLock { openStreams -= 1 }
+        }
+    }
+
+    var rawOutput: [UInt8] { lock.withLock { stdout } }
+    var rawErrors: [UInt8] { lock.withLock { stderr } }
+    /// Standard output so far.
+    var output: String { String(decoding: rawOutput, as: UTF8.self) }
+    /// Standard error so far.
+    var errors: String { String(decoding: rawErrors, as: UTF8.self) }
+
+    /// The child's resident memory in kB, from /proc; `nil` once it is gone.
+    var residentKilobytes: Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            return nil
+        }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return words.count > 1 ? Int(words[1]) : nil
+        }
+        return nil
+    }
+
+    /// Types a line on the client's standard input.
+    func type(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Ends the client's standard input.
+    func closeInput() {
+        lock.withLock {
+            if input >= 0 { close(input) }
+            input = -1
+        }
+    }
+
+    /// Waits until standard output contains `text`; fails at once if the client exits first.
+    func waitForOutput(_ text: String, timeout: Double = 10) throws {
+        _ = Programs.wait(timeout: timeout) { output.contains(text) || exitStatus() != nil }
+        if exitStatus() != nil {
+            // Let the collecting threads read what was written before the exit.
+            _ = Programs.wait(timeout: 2) { lock.withLock { openStreams == 0 } }
+        }
+        guard output.contains(text) else {
+            let how = exitStatus().map { "set-cli exited with status \($0)" } ?? "waited \(timeout) s"
+            throw TestFailure("'\(text)' not printed (\(how)); stdout:\n\(output)\nstderr:\n\(errors)")
+        }
+    }
+
+    /// The exit status once the child has exited (128 + signal when killed), else `nil`.
+    func exitStatus() -> Int32? {
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+            return status
+        }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit.
+    func wait(timeout: Double) -> Int32? {
+        _ = Programs.wait(timeout: timeout) { exitStatus() != nil }
+        return exitStatus()
+    }
+
+    /// Sends a signal, unless the child is gone.
+    func kill(_ signal: Int32) {
+        if exitStatus() == nil { _ = Glibc.kill(pid, signal) }
+    }
+
+    /// Kills the child if it still runs, reaps it, and closes its input.
+    func stop() {
+        kill(SIGKILL)
+        _ = wait(timeout: 5)
+        closeInput()
+    }
+}
