@@ -41,10 +41,7 @@ public struct Socket: Hashable, Sendable {
             candidates += (try? resolve(host: "0.0.0.0", port: port, passive: true)) ?? []
         }
         for address in candidates {
-            let fd = Glibc.socket(
-                address.family,
-                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else {
+            guard let fd = makeDescriptor(family: address.family) else {
                 lastError = SocketError("socket")
                 continue
             }
@@ -71,10 +68,7 @@ public struct Socket: Hashable, Sendable {
     public static func connect(host: String, port: UInt16) throws(SocketError) -> Socket {
         var lastError = SocketError("getaddrinfo", code: EADDRNOTAVAIL)
         for address in try resolve(host: host, port: port, passive: false) {
-            let fd = Glibc.socket(
-                address.family,
-                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else {
+            guard let fd = makeDescriptor(family: address.family) else {
                 lastError = SocketError("socket")
                 continue
             }
@@ -90,6 +84,13 @@ public struct Socket: Hashable, Sendable {
             Glibc.close(fd)
         }
         throw lastError
+    }
+
+    /// A non-blocking, close-on-exec TCP descriptor, or `nil` with `errno` set.
+    private static func makeDescriptor(family: Int32) -> Int32? {
+        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = Glibc.socket(family, flags, 0)
+        return fd >= 0 ? fd : nil
     }
 
     /// Accepts one pending connection, non-blocking and with Nagle off; `nil` when none is pending.

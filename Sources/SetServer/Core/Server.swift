@@ -127,19 +127,16 @@ public final class Server: @unchecked Sendable {
             }
             guard let (socket, peer) = accepted else { return }
             guard connections.count < configuration.maxClients else {
-                let refusal =
-                    "ERR - FULL the server has \(configuration.maxClients) clients; try again later\n"
-                _ = Array(refusal.utf8).withUnsafeBytes { try? socket.write($0) }
-                socket.close()
-                logger.warn("refuse", ["peer": peer, "reason": "full"])
+                refuse(
+                    socket, peer: peer, "the server has \(configuration.maxClients) clients; try again later",
+                    reason: "full")
                 continue
             }
             let host = Connection.host(of: peer)
             if let perIP = configuration.maxPerIP, connectionsPerHost[host, default: 0] >= perIP {
-                let refusal = "ERR - FULL \(perIP) connections from your address already; close one first\n"
-                _ = Array(refusal.utf8).withUnsafeBytes { try? socket.write($0) }
-                socket.close()
-                logger.warn("refuse", ["peer": peer, "reason": "max-per-ip"])
+                refuse(
+                    socket, peer: peer, "\(perIP) connections from your address already; close one first",
+                    reason: "max-per-ip")
                 continue
             }
             connectionsPerHost[host, default: 0] += 1
@@ -151,6 +148,14 @@ public final class Server: @unchecked Sendable {
             logger.info("connect", ["id": id, "peer": peer])
             connection.send(.greeting(version: 1, text: "welcome to setd; type HELP"))
         }
+    }
+
+    /// Turns a new connection away with one `ERR - FULL` line instead of the greeting.
+    private func refuse(_ socket: Socket, peer: String, _ text: String, reason: String) {
+        let line = ProtocolError("-", .full, text).line.text + "\n"
+        _ = Array(line.utf8).withUnsafeBytes { try? socket.write($0) }
+        socket.close()
+        logger.warn("refuse", ["peer": peer, "reason": reason])
     }
 
     /// Queues `connection` to be written at the end of this pass. Lines queued by many events before the

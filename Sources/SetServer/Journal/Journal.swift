@@ -101,9 +101,14 @@ final class Journal: @unchecked Sendable {
     func write() -> Failure? {
         guard !pending.isEmpty else { return nil }
         defer { pending.removeAll(keepingCapacity: pending.count <= 1 << 16) }
+        return Self.writeAll(pending, to: fd, path: path)
+    }
+
+    /// Writes every byte, resuming after short writes and `EINTR`.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> Failure? {
         var offset = 0
-        while offset < pending.count {
-            let n = pending.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
@@ -122,15 +127,9 @@ final class Journal: @unchecked Sendable {
         guard out >= 0 else { throw Failure(description: "cannot open \(temporary)") }
         var bytes: [UInt8] = []
         for record in records { bytes.append(contentsOf: Self.line(record).utf8) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                close(out)
-                throw Failure(description: "cannot write \(temporary)")
-            }
-            offset += n
+        if let failure = Self.writeAll(bytes, to: out, path: temporary) {
+            close(out)
+            throw failure
         }
         fsync(out)
         close(out)
