@@ -25,6 +25,7 @@ public struct LineFramer: Sendable {
 
     /// Creates a framer with the given cap.
     public init(maximumLineLength: Int = LineFramer.maximumLineLength) {
+        precondition(maximumLineLength >= 0, "a line cap is a number of bytes")
         self.maximumLineLength = maximumLineLength
     }
 

@@ -1,0 +1,753 @@
+// libFuzzer target for the game core: SET claims in every mode and Matchismo choices, checked against the
+// rules after every operation.
+//
+// Input layout: byte 0 picks the game (bit 0: SET or Matchismo) and its options, bytes 1–8 are the deal's
+// seed, and every following byte starts an operation that reads its own arguments from the bytes after
+// it.
+
+/// libFuzzer's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func gameFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var input = FuzzInput(fuzzBytes(data, size))
+    let config = input.byte()
+    let seed = input.word()
+    if config & 1 == 0 {
+        let mode = SetMode.allCases[Int(config >> 1) & 3]
+        var fuzzer = SetFuzzer(
+            options: .init(mode: mode, wrongClaimPenalty: Int(config >> 3) & 3), seed: seed)
+        fuzzer.run(&input)
+    } else {
+        var fuzzer = MatchismoFuzzer(matchCount: 2 + Int(config >> 1) % 29, seed: seed)
+        fuzzer.run(&input)
+    }
+    return 0
+}
+
+/// A description built only when a check fails, so passing runs stay fast.
+struct Lazy: CustomStringConvertible {
+    let make: () -> String
+    init(_ make: @escaping () -> String) { self.make = make }
+    var description: String { make() }
+}
+
+// MARK: - SET
+
+/// The rules written from their definitions, to check the library against.
+enum Reference {
+    /// Each card's attributes (0, 1 or 2 each) from its public properties, by card index.
+    static let attributes: [(Int, Int, Int, Int)] = Card.all.map { card in
+        (card.count - 1, card.colour.rawValue, card.fill.rawValue, card.shape.rawValue)
+    }
+
+    /// Three distinct cards are a set when every attribute is all the same or all different: with values
+    /// 0–2, when the three values add up to a multiple of 3.
+    static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
+        guard a != b, b != c, a != c else { return false }
+        let (x, y, z) = (attributes[a.index], attributes[b.index], attributes[c.index])
+        return (x.0 + y.0 + z.0) % 3 == 0 && (x.1 + y.1 + z.1) % 3 == 0 && (x.2 + y.2 + z.2) % 3 == 0
+            && (x.3 + y.3 + z.3) % 3 == 0
+    }
+
+    /// Whether pair (a, b) and pair (c, d) are completed by the same card: a + b ≡ c + d in every attribute.
+    static func samePairSum(_ a: Card, _ b: Card, _ c: Card, _ d: Card) -> Bool {
+        let (w, x, y, z) = (
+            attributes[a.index], attributes[b.index], attributes[c.index], attributes[d.index]
+        )
+        return (w.0 + x.0 - y.0 - z.0 + 6) % 3 == 0 && (w.1 + x.1 - y.1 - z.1 + 6) % 3 == 0
+            && (w.2 + x.2 - y.2 - z.2 + 6) % 3 == 0 && (w.3 + x.3 - y.3 - z.3 + 6) % 3 == 0
+    }
+
+    /// Four distinct cards are an Ultra SET when they split into two pairs completed by the same card.
+    static func isUltra(_ a: Card, _ b: Card, _ c: Card, _ d: Card) -> Bool {
+        guard a != b, a != c, a != d, b != c, b != d, c != d else { return false }
+        return samePairSum(a, b, c, d) || samePairSum(a, c, b, d) || samePairSum(a, d, b, c)
+    }
+
+    /// Whether `cards` are a valid claim in `mode` given the chain (chain mode).
+    static func isValidClaim(_ cards: [Card], mode: SetMode, chain: [Card]?) -> Bool {
+        switch mode {
+        case .normal, .junior: return cards.count == 3 && isSet(cards[0], cards[1], cards[2])
+        case .ultra: return cards.count == 4 && isUltra(cards[0], cards[1], cards[2], cards[3])
+        case .chain:
+            guard cards.count == 3, isSet(cards[0], cards[1], cards[2]) else { return false }
+            guard let chain else { return true }
+            return cards.filter(chain.contains).count == 1
+        }
+    }
+
+    /// The board after taking `cards`, as the rules document it: holes are refilled in place, in ascending
+    /// order, from the deck while the board would otherwise hold fewer than 12 cards; any holes left are
+    /// closed by moving the last card into the first hole (or dropping the last position when it is one).
+    /// Returns the board and how many deck cards it used.
+    static func boardAfterTaking(_ cards: [Card], from board: [Card], deck: [Card]) -> ([Card], Int) {
+        var slots: [Card?] = board
+        var holes = board.indices.filter { cards.contains(board[$0]) }
+        var used = 0
+        while let hole = holes.first, board.count - holes.count < SetGame.boardSize, used < deck.count {
+            slots[hole] = deck[used]
+            used += 1
+            holes.removeFirst()
+        }
+        for hole in holes { slots[hole] = nil }
+        while let firstHole = slots.firstIndex(where: { $0 == nil }) {
+            let last = slots.removeLast()
+            if let last, firstHole < slots.count { slots[firstHole] = last }
+        }
+        return (slots.map { $0! }, used)
+    }
+
+    /// A claim as a number that ignores the order of its cards: one bit per card (81 bits in two words).
+    static func key(_ cards: [Card]) -> ClaimKey {
+        cards.reduce(ClaimKey()) { $0.adding($1) }
+    }
+
+    struct ClaimKey: Hashable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+
+        func adding(_ card: Card) -> ClaimKey {
+            var key = self
+            if card.index < 64 {
+                key.low |= 1 << UInt64(card.index)
+            } else {
+                key.high |= 1 << UInt64(card.index - 64)
+            }
+            return key
+        }
+    }
+
+    /// Every valid claim, by trying every combination of board (and chain) cards.
+    static func allClaims(board: [Card], mode: SetMode, chain: [Card]?) -> Set<ClaimKey> {
+        let pool = board + (chain ?? [])
+        // In chain mode the pool ends with the chain cards: a chained claim has exactly one of them.
+        let chainStart = chain == nil ? pool.count : board.count
+        var found = Set<ClaimKey>()
+        let n = pool.count
+        for i in 0..<n {
+            for j in (i + 1)..<n {
+                for k in (j + 1)..<n {
+                    if mode == .ultra {
+                        for l in (k + 1)..<n where isUltra(pool[i], pool[j], pool[k], pool[l]) {
+                            found.insert(
+                                ClaimKey().adding(pool[i]).adding(pool[j]).adding(pool[k]).adding(pool[l]))
+                        }
+                    } else if isSet(pool[i], pool[j], pool[k]),
+                        chain == nil || [i, j, k].filter({ $0 >= chainStart }).count == 1
+                    {
+                        found.insert(ClaimKey().adding(pool[i]).adding(pool[j]).adding(pool[k]))
+                    }
+                }
+            }
+        }
+        return found
+    }
+}
+
+/// What a claim must do, decided from the rules before the game sees it.
+enum ExpectedClaim: Equatable {
+    case success([Card])
+    case notSet
+    case stale
+    case malformed
+    case gameOver
+}
+
+struct SetFuzzer {
+    var game: SetGame
+    let mode: SetMode
+    let players = ["p0", "p1", "p2"]
+    /// Scores as the rules say they must be.
+    var scores: [String: Int] = [:]
+    /// Every valid claim on the current board, by brute force; recomputed when the revision changes.
+    var claims: Set<Reference.ClaimKey> = []
+    var claimsRevision = 0
+    var operations = 0
+
+    init(options: SetGame.Options, seed: UInt64) {
+        game = SetGame(options: options, seed: seed)
+        mode = options.mode
+        require(game.revision == 1, "a new game is at revision \(game.revision)")
+        check()
+    }
+
+    mutating func run(_ input: inout FuzzInput) {
+        while !input.isAtEnd, operations < 400 {
+            operations += 1
+            let player = players[input.number(below: players.count)]
+            switch input.byte() % 9 {
+            case 0, 1: claimPossible(&input, by: player)
+            case 2: claimPositions(&input, by: player)
+            case 3: claimCodes(&input, by: player)
+            case 4: claimCards(&input, by: player)
+            case 5: claimTwice(&input, by: player)
+            case 6: claimWrongCount(&input, by: player)
+            case 7: checkNames(&input)
+            default: checkRules(&input)
+            }
+        }
+    }
+
+    var needed: Int { mode.cardsPerClaim }
+
+    /// One of the valid claims, named by positions, codes or a mix, maybe against an old revision.
+    mutating func claimPossible(_ input: inout FuzzInput, by player: String) {
+        let possible = game.possibleClaims
+        guard !possible.isEmpty else {
+            claim(.cards(Array(game.board.prefix(needed))), by: player)
+            return
+        }
+        var cards = possible[input.number(below: possible.count)]
+        if input.flag() { cards.reverse() }
+        if input.flag(), cards.count > 1 { cards.swapAt(0, cards.count - 1) }
+        let style = input.byte()
+        let picks = cards.enumerated().map { i, card -> Selection.Pick in
+            guard let position = game.board.firstIndex(of: card), style >> (i + 2) & 1 == 0 else {
+                return .card(card)
+            }
+            return .position(position)
+        }
+        let seen: Int?
+        switch style & 3 {
+        case 0: seen = nil
+        case 1: seen = game.revision
+        case 2: seen = game.revision - 1 - input.number(below: 3)
+        default: seen = game.revision + input.signed()
+        }
+        claim(Selection(picks, seenRevision: seen), by: player)
+    }
+
+    /// Positions straight from the input, in range or not.
+    mutating func claimPositions(_ input: inout FuzzInput, by player: String) {
+        let count = input.number(below: 6)
+        let picks = (0..<count).map { _ in
+            Selection.Pick.position(input.flag() ? input.signed() : input.number(below: 28))
+        }
+        let seen: Int? = input.flag() ? game.revision - input.number(below: 3) : nil
+        claim(Selection(picks, seenRevision: seen), by: player)
+    }
+
+    /// Codes typed as arbitrary text; the ones that are not cards are refused by `Card(code:)`, the rest
+    /// are claimed.
+    mutating func claimCodes(_ input: inout FuzzInput, by player: String) {
+        let count = input.number(below: 6)
+        var picks: [Selection.Pick] = []
+        for _ in 0..<count {
+            let typed: String
+            if input.flag() {
+                // A real code in random case, or one character replaced.
+                var characters = Array(Card.all[input.number(below: 81)].code)
+                let change = input.byte()
+                for i in characters.indices where change >> i & 1 == 1 {
+                    characters[i] = Character(characters[i].lowercased())
+                }
+                if change & 0x80 != 0 {
+                    characters[Int(change >> 4) & 3] = Character(Unicode.Scalar(input.byte()))
+                }
+                typed = String(characters)
+            } else {
+                typed = String(decoding: input.bytes(upTo: 6), as: UTF8.self)
+            }
+            if let card = parsedCode(typed) { picks.append(.card(card)) }
+        }
+        claim(Selection(picks), by: player)
+    }
+
+    /// `Card(code:)` accepts exactly the four-character codes that spell a card, in any case.
+    func parsedCode(_ typed: String) -> Card? {
+        do {
+            let card = try Card(code: typed)
+            require(typed.count == 4, "\(typed.debugDescription) parsed though it is not 4 characters")
+            require(typed.uppercased() == card.code, "\(typed.debugDescription) parsed as \(card.code)")
+            require(
+                try! Card(code: card.code) == card && Card(card.code) == card, "\(card) does not round-trip")
+            return card
+        } catch {
+            switch error {
+            case .wrongLength(let text):
+                require(typed.count != 4 && text == typed, "wrongLength for \(typed.debugDescription)")
+            case .badCharacter(let position, let found, _, _):
+                require(typed.count == 4, "badCharacter for \(typed.debugDescription)")
+                require(Array(typed)[position - 1] == found, "badCharacter names the wrong character")
+            }
+            require(!error.description.isEmpty && Card(typed) == nil, "an error without a reason")
+            return nil
+        }
+    }
+
+    /// Cards by index: on the board, in the chain, in the deck or already taken.
+    mutating func claimCards(_ input: inout FuzzInput, by player: String) {
+        let count = input.number(below: 6)
+        let pool = mode.cards
+        let cards = (0..<count).map { _ in pool[input.number(below: pool.count)] }
+        claim(.cards(cards), by: player)
+    }
+
+    /// A valid claim with one card named twice (by position and by code, or the same way twice).
+    mutating func claimTwice(_ input: inout FuzzInput, by player: String) {
+        guard let cards = game.possibleClaims.first else { return }
+        var picks = cards.map(Selection.Pick.card)
+        let from = input.number(below: picks.count)
+        let to = (from + 1 + input.number(below: picks.count - 1)) % picks.count
+        if input.flag(), let position = game.board.firstIndex(of: cards[from]) {
+            picks[to] = .position(position)
+        } else {
+            picks[to] = picks[from]
+        }
+        claim(Selection(picks, seenRevision: input.flag() ? game.revision : nil), by: player)
+    }
+
+    /// A valid claim with a card too few or too many.
+    mutating func claimWrongCount(_ input: inout FuzzInput, by player: String) {
+        guard var cards = game.possibleClaims.first else { return }
+        if input.flag() {
+            cards.removeLast()
+        } else if let extra = game.board.first(where: { !cards.contains($0) }) {
+            cards.append(extra)
+        }
+        claim(.cards(cards), by: player)
+    }
+
+    /// The searches in `SetRules` agree with trying every combination, on any collection of distinct
+    /// cards (not only boards a game deals).
+    func checkRules(_ input: inout FuzzInput) {
+        var pool = Card.all
+        let cards = (0..<input.number(below: 22)).map { _ in pool.remove(at: input.number(below: pool.count))
+        }
+        var sets: [[Int]] = []
+        for i in cards.indices {
+            for j in cards.indices where j > i {
+                let third = SetRules.completing(cards[i], cards[j])
+                require(Reference.isSet(cards[i], cards[j], third), "completing(\(cards[i]), \(cards[j]))")
+                for k in cards.indices where k > j && Reference.isSet(cards[i], cards[j], cards[k]) {
+                    sets.append([i, j, k])
+                }
+            }
+        }
+        require(SetRules.allSets(in: cards) == sets, "allSets(in: \(cards))")
+        require(SetRules.containsSet(cards) == !sets.isEmpty, "containsSet(\(cards))")
+        if let card = cards.first {
+            require(SetRules.completing(card, card) == card, "completing(\(card), itself)")
+        }
+        guard cards.count <= 16 else { return }
+        var ultras: [[Int]] = []
+        for i in cards.indices {
+            for j in cards.indices where j > i {
+                for k in cards.indices where k > j {
+                    for l in cards.indices
+                    where l > k && Reference.isUltra(cards[i], cards[j], cards[k], cards[l]) {
+                        ultras.append([i, j, k, l])
+                    }
+                }
+            }
+        }
+        require(SetRules.allUltraSets(in: cards) == ultras, "allUltraSets(in: \(cards))")
+        if cards.count == 4 {
+            let pairing = SetRules.ultraPairing(cards)
+            require(
+                (pairing != nil) == !ultras.isEmpty && SetRules.isUltraSet(cards) == !ultras.isEmpty, "ultra")
+            if let ((a, b), (c, d)) = pairing {
+                require(
+                    Reference.samePairSum(cards[a], cards[b], cards[c], cards[d]), "ultraPairing(\(cards))")
+                require(Set([a, b, c, d]) == [0, 1, 2, 3], "ultraPairing(\(cards)) repeats a card")
+            }
+        }
+    }
+
+    /// Position names round-trip.
+    mutating func checkNames(_ input: inout FuzzInput) {
+        let position = input.signed()
+        let name = SetGame.positionName(position)
+        // Every board position has a name (a SET board has at most 26 cards, Matchismo's 30).
+        let back = SetGame.position(named: name)
+        if (0..<MatchismoGame.boardSize).contains(position) {
+            require(back == position, "position \(position) is named \(name)")
+            require(SetGame.position(named: name.uppercased()) == position, "\(name.uppercased())")
+        } else {
+            require(back == nil || back == position, "position \(position) is named \(name)")
+        }
+    }
+
+    /// What the rules say `selection` must do on the current game.
+    func expected(_ selection: Selection) -> ExpectedClaim {
+        // A claim that names the wrong cards is refused as such even when the game is over: when two
+        // players claim the last set at once, the loser was late, not wrong.
+        guard selection.picks.count == needed else { return .malformed }
+        var cards: [Card] = []
+        for pick in selection.picks {
+            switch pick {
+            case .position(let position):
+                if let seen = selection.seenRevision, seen != game.revision { return .stale }
+                guard game.board.indices.contains(position) else { return .stale }
+                cards.append(game.board[position])
+            case .card(let card):
+                guard game.board.contains(card) || (game.chainCards ?? []).contains(card) else {
+                    return .stale
+                }
+                cards.append(card)
+            }
+        }
+        guard Set(cards).count == cards.count else { return .malformed }
+        if game.deckCount == 0 && claims.isEmpty { return .gameOver }
+        if cards.count == 3 {
+            // The library's own rule agrees with the definition on every triple a claim names.
+            let isSet = Reference.isSet(cards[0], cards[1], cards[2])
+            require(SetRules.isSet(cards[0], cards[1], cards[2]) == isSet, "isSet of \(cards)")
+            require(
+                (SetRules.whyNotSet(cards[0], cards[1], cards[2]) == nil) == isSet, "whyNotSet of \(cards)")
+        }
+        return Reference.isValidClaim(cards, mode: mode, chain: game.chainCards) ? .success(cards) : .notSet
+    }
+
+    mutating func claim(_ selection: Selection, by player: String) {
+        let before = game
+        let wanted = expected(selection)
+        let result = game.claim(selection, by: player)
+        if case .failure(let error) = result { require(!error.description.isEmpty, "\(error) has no text") }
+        let what = Lazy { [mode] in
+            "\(selection) at revision \(before.revision) in \(mode) (seed \(before.seed))"
+        }
+        switch (wanted, result) {
+        case (.success(let cards), .success(let taken)):
+            scores[player, default: 0] += 1
+            require(taken.cards == cards && taken.player == player, "\(what) took \(taken.cards)")
+            require(taken.revision == game.revision && game.revision > before.revision, "\(what): revision")
+            require(game.takenSets == before.takenSets + [taken], "\(what): the taken sets")
+            require(game.wrongClaims == before.wrongClaims, "\(what) counted as wrong")
+            checkBoard(after: cards, before: before, what)
+        case (.notSet, .failure(.notSet(let why))):
+            scores[player, default: 0] -= game.options.wrongClaimPenalty
+            require(!why.isEmpty, "\(what): no reason")
+            requireUnchanged(before, what, wrongClaims: before.wrongClaims + 1)
+        case (.stale, .failure(.stale(let why))), (.malformed, .failure(.malformed(let why))):
+            require(!why.isEmpty, "\(what): no reason")
+            requireUnchanged(before, what, wrongClaims: before.wrongClaims)
+        case (.gameOver, .failure(.gameOver)):
+            requireUnchanged(before, what, wrongClaims: before.wrongClaims)
+        default:
+            require(false, "\(what): expected \(wanted), got \(result)")
+        }
+        check()
+    }
+
+    /// The board after an accepted claim is the documented one, position by position: holes refilled,
+    /// then closed, then three cards at a time appended only while no claim is possible.
+    func checkBoard(after cards: [Card], before: SetGame, _ what: Lazy) {
+        let (expected, used) = Reference.boardAfterTaking(cards, from: before.board, deck: before.deck)
+        let board = game.board
+        let extra = board.count - expected.count
+        require(extra >= 0 && Array(board.prefix(expected.count)) == expected, "\(what): positions moved")
+        let next = before.deck.dropFirst(used)
+        require(Array(board.suffix(extra)) == Array(next.prefix(extra)), "\(what) dealt out of order")
+        require(game.deck == Array(next.dropFirst(extra)), "\(what) changed the deck")
+        require(extra % 3 == 0 || game.deckCount == 0, "\(what) dealt \(extra) cards")
+        // One revision for taking the set, one for each deal.
+        let deals = (extra + 2) / 3
+        require(game.revision == before.revision + 1 + deals, "\(what): revision \(game.revision)")
+        if mode == .chain {
+            if let chain = game.chainCards {
+                require(chain == cards, "\(what): the chain is \(chain)")
+            } else {
+                // The chain breaks only when no chained set is possible and no more cards can help.
+                require(
+                    game.deckCount == 0 || board.count >= SetGame.maximumBoardSize, "\(what) broke the chain")
+                let chained = Reference.allClaims(board: board, mode: .chain, chain: cards)
+                require(chained.isEmpty, "\(what) broke the chain with a chained set on the board")
+            }
+        } else if deals > 0 {
+            // Cards are dealt only while they are needed: before the last deal there was no claim.
+            let lastDeal = extra - 3 * (deals - 1)
+            let earlier = Reference.allClaims(board: Array(board.dropLast(lastDeal)), mode: mode, chain: nil)
+            require(earlier.isEmpty, "\(what) dealt \(extra) cards though a claim was on the board")
+        }
+    }
+
+    func requireUnchanged(_ before: SetGame, _ what: Lazy, wrongClaims: Int) {
+        require(game.board == before.board && game.deck == before.deck, "\(what) changed the cards")
+        require(game.revision == before.revision, "\(what) changed the revision")
+        require(game.takenSets == before.takenSets, "\(what) changed the taken sets")
+        require(game.chainCards == before.chainCards, "\(what) changed the chain")
+        require(game.wrongClaims == wrongClaims, "\(what): \(game.wrongClaims) wrong claims")
+    }
+
+    /// The invariants of every game state. The cards are checked again only when the revision moved: a
+    /// refused claim was already checked to leave them as they were.
+    mutating func check() {
+        if claimsRevision != game.revision { checkCards() }
+        checkScores()
+    }
+
+    mutating func checkCards() {
+        let board = game.board
+        let deck = game.deck
+        require(Set(board).count == board.count, "a card twice on the board: \(board)")
+        require(deck.count == game.deckCount && Set(deck).count == deck.count, "the deck: \(deck)")
+        let taken = Set(game.takenSets.flatMap(\.cards))
+        require(
+            Set(board).isDisjoint(with: deck) && taken.isDisjoint(with: board)
+                && taken.isDisjoint(with: deck),
+            "a card is in two places")
+        require(Set(board).union(deck).union(taken) == Set(mode.cards), "cards went missing or appeared")
+        require(board.count + deck.count + taken.count == mode.cards.count, "the card count")
+        require(game.takenSets.allSatisfy { $0.cards.count == needed }, "a taken set of the wrong size")
+
+        // The board never needs more positions than a…z, and each mode stays within its documented size.
+        let largest: Int
+        switch mode {
+        case .normal, .junior: largest = SetGame.maximumBoardSize
+        case .chain: largest = SetGame.maximumBoardSize + 2
+        case .ultra: largest = SetGame.boardSize + 3  // an Ultra-free board has at most 12 cards
+        }
+        require(board.count <= largest && board.count <= 26, "\(board.count) cards on a \(mode) board")
+        if game.deckCount > 0 {
+            require(board.count >= SetGame.boardSize, "\(board.count) cards while the deck has cards")
+        }
+
+        claims = Reference.allClaims(board: board, mode: mode, chain: game.chainCards)
+        claimsRevision = game.revision
+        let possible = game.possibleClaims
+        require(
+            possible.count == claims.count && Set(possible.map(Reference.key)) == claims,
+            "possibleClaims \(possible) are not the \(claims.count) valid claims")
+        require(possible.allSatisfy { $0.count == needed }, "a possible claim of the wrong size")
+        require(game.hasClaim == !claims.isEmpty, "hasClaim is \(game.hasClaim) with \(claims.count) claims")
+        if let hint = game.hint {
+            require(possible.contains { $0.contains(hint) }, "hint \(hint) is in no claim")
+        } else {
+            require(claims.isEmpty, "no hint though there are claims")
+        }
+        if game.deckCount > 0 {
+            require(!claims.isEmpty, "no claim while the deck has \(game.deckCount) cards")
+        }
+        require(game.isOver == (game.deckCount == 0 && claims.isEmpty), "isOver is \(game.isOver)")
+        if mode == .chain, let chain = game.chainCards {
+            require(chain == game.takenSets.last?.cards, "the chain is not the last set")
+        } else {
+            require(game.chainCards == nil, "a chain outside chain mode")
+        }
+
+    }
+
+    func checkScores() {
+        // Every point is a set taken or a penalty paid.
+        for player in players {
+            require(game.score(of: player) == scores[player, default: 0], "the score of \(player)")
+        }
+        let total = game.scores.values.reduce(0, +)
+        require(
+            total == game.takenSets.count - game.wrongClaims * game.options.wrongClaimPenalty,
+            "scores add up to \(total)")
+    }
+}
+
+// MARK: - Matchismo
+
+struct MatchismoFuzzer {
+    var game: MatchismoGame
+    let names = ["ann", "bob", "cy", "dee"]
+    // The turn order and presence as the rules say they must be.
+    var players: [String] = []
+    var absent: Set<String> = []
+    var turn: String?
+    var scores: [String: Int] = [:]
+    var operations = 0
+
+    init(matchCount: Int, seed: UInt64) {
+        game = MatchismoGame(matchCount: matchCount, seed: seed)
+        check()
+    }
+
+    mutating func run(_ input: inout FuzzInput) {
+        while !input.isAtEnd, operations < 600 {
+            operations += 1
+            let name = names[input.number(below: names.count)]
+            switch input.byte() % 8 {
+            case 0:
+                let position = input.flag() ? input.signed() : input.number(below: 32)
+                let seen: Int? = input.flag() ? game.revision - input.number(below: 2) : nil
+                choose(position, by: name, seen: seen)
+            case 1, 2:
+                // The player whose turn it is turns a card, preferring one that matches a face-up card.
+                let up = game.slots.filter { $0.isFaceUp && !$0.isMatched }.map(\.card)
+                let open = game.slots.indices.filter { !game.slots[$0].isMatched }
+                guard !open.isEmpty else { break }
+                let matching = open.filter { i in
+                    !game.slots[i].isFaceUp
+                        && up.contains {
+                            $0.rank == game.slots[i].card.rank || $0.suit == game.slots[i].card.suit
+                        }
+                }
+                let pool = matching.isEmpty || input.flag() ? open : matching
+                choose(pool[input.number(below: pool.count)], by: turn ?? name, seen: game.revision)
+            case 3:
+                game.addPlayer(name)
+                if !players.contains(name) { players.append(name) }
+                absent.remove(name)
+                if turn == nil { turn = name }
+            case 4:
+                let present = input.flag()
+                game.setPresent(name, present)
+                if players.contains(name) {
+                    if present {
+                        absent.remove(name)
+                        if turn == nil { turn = name }
+                    } else {
+                        absent.insert(name)
+                        if turn == name { passTurn() }
+                    }
+                }
+            case 5:
+                game.passTurn()
+                passTurn()
+            case 6:
+                setMatchCount(input.signed())
+            default:
+                checkCode(String(decoding: input.bytes(upTo: 4), as: UTF8.self))
+            }
+            check()
+        }
+    }
+
+    /// The next present player after the current one (the current one last), or the first present one.
+    mutating func passTurn() {
+        guard let current = turn, let at = players.firstIndex(of: current) else {
+            turn = players.first { !absent.contains($0) }
+            return
+        }
+        turn = (players[(at + 1)...] + players[...at]).first { !absent.contains($0) }
+    }
+
+    mutating func setMatchCount(_ n: Int) {
+        let before = game.matchCount
+        var refusal: MatchismoError?
+        do { try game.setMatchCount(n) } catch { refusal = error }
+        if game.hasStarted {
+            require(refusal == .modeLocked(before) && game.matchCount == before, "set n=\(n) mid-game")
+        } else if n < 2 || n > MatchismoGame.boardSize {
+            require(refusal == .badMatchCount(n) && game.matchCount == before, "set n=\(n)")
+        } else {
+            require(refusal == nil && game.matchCount == n, "set n=\(n) before the first choice")
+        }
+    }
+
+    func checkCode(_ typed: String) {
+        guard let card = PlayingCard(code: typed) else { return }
+        require(PlayingCard(code: card.code) == card, "\(card.code) does not round-trip")
+        require(typed.uppercased() == card.code, "\(typed.debugDescription) parsed as \(card.code)")
+    }
+
+    /// 4 for every pair of one rank and 1 for every pair of one suit.
+    static func referenceScore(_ cards: [PlayingCard]) -> Int {
+        var total = 0
+        for i in cards.indices {
+            for j in cards.indices where j > i {
+                total += (cards[i].rank == cards[j].rank ? 4 : 0) + (cards[i].suit == cards[j].suit ? 1 : 0)
+            }
+        }
+        return total
+    }
+
+    var referenceIsOver: Bool {
+        let left = game.slots.filter { !$0.isMatched }.map(\.card)
+        guard left.count >= game.matchCount else { return true }
+        for i in left.indices {
+            for j in left.indices
+            where j > i && (left[i].rank == left[j].rank || left[i].suit == left[j].suit) {
+                return false
+            }
+        }
+        return true
+    }
+
+    mutating func choose(_ position: Int, by player: String, seen: Int?) {
+        let before = game
+        let n = game.matchCount
+        let what = Lazy {
+            "\(player) choosing \(position) seen \(seen.map(String.init) ?? "-") at \(before.revision)"
+        }
+        let refusal: MatchismoError?
+        if referenceIsOver {
+            refusal = .gameOver
+        } else if !players.contains(player) {
+            refusal = .notPlaying
+        } else if turn != player {
+            refusal = .notYourTurn(turn)
+        } else if let seen, seen != before.revision {
+            refusal = .stale(seen, before.revision)
+        } else if !before.slots.indices.contains(position) {
+            refusal = .noSuchPosition(position)
+        } else if before.slots[position].isMatched {
+            refusal = .alreadyMatched(before.slots[position].card)
+        } else {
+            refusal = nil
+        }
+        let result = game.choose(position, by: player, seenRevision: seen)
+        if case .failure(let error) = result { require(!error.description.isEmpty, "\(error) has no text") }
+        if let refusal {
+            require(result == .failure(refusal), "\(what): expected \(refusal), got \(result)")
+            require(
+                game.slots == before.slots && game.revision == before.revision, "\(what) changed the board")
+            require(game.history == before.history, "\(what) changed the history")
+            return
+        }
+        guard case .success(let choice) = result else {
+            require(false, "\(what) was refused: \(result)")
+            return
+        }
+        require(game.revision == before.revision + 1, "\(what): revision \(game.revision)")
+        require(game.history == before.history + [choice] && choice.player == player, "\(what): history")
+        var slots = before.slots
+        var points = -MatchismoGame.costToChoose * n
+        if slots[position].isFaceUp {
+            slots[position].isFaceUp = false
+            require(choice.scored.isEmpty, "\(what): turning a card down scored")
+        } else {
+            slots[position].isFaceUp = true
+            let up = slots.indices.filter { slots[$0].isFaceUp && !slots[$0].isMatched }
+            if up.count == n {
+                let cards = up.map { slots[$0].card }
+                require(Set(choice.scored) == Set(cards) && choice.scored.count == n, "\(what): scored")
+                require(choice.scored.last == slots[position].card, "\(what): the chosen card is not last")
+                let total = Self.referenceScore(cards)
+                require(MatchismoGame.matchScore(cards) == total, "matchScore of \(cards)")
+                require(choice.isMatch == (total > 0), "\(what): isMatch")
+                if total > 0 {
+                    points += total * MatchismoGame.matchBonus * n
+                    for i in up { slots[i].isMatched = true }
+                } else {
+                    points -= MatchismoGame.mismatchPenalty * n
+                    for i in up where i != position { slots[i].isFaceUp = false }
+                    passTurn()
+                }
+            } else {
+                require(choice.scored.isEmpty, "\(what): scored \(up.count) of \(n) cards")
+            }
+        }
+        require(game.slots == slots, "\(what): the board is not as the rules say")
+        require(choice.points == points, "\(what): \(choice.points) points, not \(points)")
+        scores[player, default: 0] += points
+    }
+
+    func check() {
+        let slots = game.slots
+        require(slots.count == MatchismoGame.boardSize, "\(slots.count) slots")
+        require(Set(slots.map(\.card)).count == slots.count, "a card twice on the board")
+        require(game.deckCount == 52 - MatchismoGame.boardSize, "deckCount \(game.deckCount)")
+        require(slots.allSatisfy { !$0.isMatched || $0.isFaceUp }, "a matched card face down")
+        let up = slots.filter { $0.isFaceUp && !$0.isMatched }.count
+        require(up < game.matchCount, "\(up) cards up with n = \(game.matchCount)")
+        let matched = slots.filter(\.isMatched).count
+        require(matched % game.matchCount == 0, "\(matched) cards matched with n = \(game.matchCount)")
+        require(game.revision == 1 + game.history.count, "revision \(game.revision)")
+        require(game.hasStarted == !game.history.isEmpty, "hasStarted")
+        require(game.isOver == referenceIsOver, "isOver is \(game.isOver)")
+        require(game.players == players, "players \(game.players), not \(players)")
+        require(game.turn == turn, "turn \(game.turn ?? "-"), not \(turn ?? "-")")
+        if let turn { require(players.contains(turn) && !absent.contains(turn), "the turn is \(turn)'s") }
+        require((turn == nil) == players.allSatisfy(absent.contains), "nobody has the turn")
+        for name in names {
+            require(game.score(of: name) == scores[name, default: 0], "the score of \(name)")
+        }
+        let total = game.scores.values.reduce(0, +)
+        require(total == game.history.map(\.points).reduce(0, +), "scores add up to \(total)")
+    }
+}

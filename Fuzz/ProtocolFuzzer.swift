@@ -1,0 +1,256 @@
+// libFuzzer target for the protocol layer: the line framer, client command parsing, server line parsing
+// and the free-text rules.
+//
+// Input layout: byte 0 picks the framer's cap (below 0x40: that many bytes, to reach the over-long paths
+// with short inputs; otherwise the protocol's 1024), byte 1 seeds the chunk sizes, the rest is the byte
+// stream a client sends.
+
+/// libFuzzer's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func protocolFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    ProtocolFuzzer.run(fuzzBytes(data, size))
+    return 0
+}
+
+enum ProtocolFuzzer {
+    /// The largest chunk a read may deliver, by the low bits of the chunk byte: from one byte at a time to
+    /// more than a whole line.
+    static let chunkLimits = [1, 2, 7, 64, 300, 1025, 2100, 8192]
+
+    static func run(_ input: [UInt8]) {
+        var header = FuzzInput(input)
+        let capByte = header.byte()
+        let chunkByte = header.byte()
+        let payload = Array(header.remaining)
+        let cap = capByte < 0x40 ? Int(capByte) : LineFramer.maximumLineLength
+
+        // The same bytes in one read and in reads of random sizes must give the same frames, and the
+        // frames the rules in protocol.md describe.
+        var whole = LineFramer(maximumLineLength: cap)
+        let wholeFrames = whole.append(payload)
+        var chunked = LineFramer(maximumLineLength: cap)
+        var chunkedFrames: [LineFramer.Frame] = []
+        var random = FuzzRandom(seed: UInt64(chunkByte) << 32 | UInt64(payload.count))
+        let limit = chunkLimits[Int(chunkByte & 7)]
+        var start = 0
+        while start < payload.count {
+            let end = min(payload.count, start + random.next(in: 1...limit))
+            chunkedFrames += chunked.append(Array(payload[start..<end]))
+            require(chunked.bufferedCount <= cap + 1, "the framer holds \(chunked.bufferedCount) bytes")
+            start = end
+        }
+        let (expectedFrames, expectedBuffered) = referenceFrames(payload, cap: cap)
+        require(wholeFrames == chunkedFrames, "chunking changed the frames")
+        require(wholeFrames == expectedFrames, "frames differ from the documented framing")
+        require(
+            whole.bufferedCount == expectedBuffered,
+            "buffered \(whole.bufferedCount), not \(expectedBuffered)")
+        require(chunked.bufferedCount == whole.bufferedCount, "chunking changed the buffered count")
+
+        for frame in chunkedFrames {
+            switch frame {
+            case .line(let line):
+                require(line.count <= cap && line.count <= LineFramer.maximumLineLength, "a long line")
+                require(!line.contains(0x0A), "a line holds an LF")
+                checkClientLine(line)
+                checkServerLine(String(decoding: line, as: UTF8.self))
+            case .tooLong(let prefix):
+                require((1...64).contains(prefix.count), "a too-long prefix of \(prefix.count) bytes")
+            }
+        }
+    }
+
+    /// The frames protocol.md describes, computed line by line: split at LF, drop one CR before it, and
+    /// report a line over the cap (or an unfinished one that already is) as too long.
+    static func referenceFrames(_ bytes: [UInt8], cap: Int) -> ([LineFramer.Frame], Int) {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let tail = lines.removeLast()
+        var frames: [LineFramer.Frame] = []
+        // The framer keeps at most cap + 1 bytes (room for a CR), so that is what the prefix comes from.
+        func tooLong(_ raw: ArraySlice<UInt8>) -> LineFramer.Frame {
+            .tooLong(prefix: Array(raw.prefix(min(64, cap + 1))))
+        }
+        for raw in lines {
+            var line = Array(raw)
+            if line.last == 0x0D { line.removeLast() }
+            frames.append(line.count > cap ? tooLong(raw) : .line(line))
+        }
+        if tail.count > cap + 1 {
+            frames.append(tooLong(tail))
+            return (frames, 0)
+        }
+        return (frames, tail.count)
+    }
+
+    // MARK: Client lines
+
+    static let verbs = Set(Command.synopses.map(\.verb))
+
+    static func checkClientLine(_ bytes: [UInt8]) {
+        let result = Command.parse(bytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard case .failure(let error) = result, error.code == .badUTF8, error.verb == "-" else {
+                require(false, "invalid UTF-8 gave \(result)")
+                return
+            }
+            checkError(error)
+            return
+        }
+        require(Command.parse(text) == result, "bytes and text parse differently")
+        switch result {
+        case .success(let command): checkCommand(command)
+        case .failure(let error): checkError(error)
+        }
+
+        // Blanks around the words do not change a line's meaning. (A tab, not a space, touches the text:
+        // a space would fuse with a leading combining mark into one character.)
+        require(Command.parse(" \t" + text) == result, "leading blanks change \(text.debugDescription)")
+        require(Command.parse(text + "\t") == result, "a trailing tab changes \(text.debugDescription)")
+
+        // Verbs are case-insensitive.
+        var lowered = bytes
+        var index = lowered.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? lowered.endIndex
+        while index < lowered.endIndex, lowered[index] != 0x20, lowered[index] != 0x09 {
+            if (0x41...0x5A).contains(lowered[index]) { lowered[index] |= 0x20 }
+            index += 1
+        }
+        let loweredResult = Command.parse(lowered)
+        if case .failure(let error) = result, error.code == .unknown {
+            guard case .failure(let other) = loweredResult, other.code == .unknown else {
+                require(false, "lower-casing the verb made \(text.debugDescription) known")
+                return
+            }
+        } else {
+            require(loweredResult == result, "lower-casing the verb changes \(text.debugDescription)")
+        }
+
+        // An escape sequence glued to the last word: whatever that word was, no reply may carry it.
+        switch Command.parse(text + "\u{1B}[2J") {
+        case .success(.chat(let text)):
+            require(isClean(text), "CHAT kept an escape: \(text.debugDescription)")
+        case .success: break
+        case .failure(let error): checkError(error)
+        }
+
+        checkSanitized(text)
+        if let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).first {
+            let validByBytes =
+                (1...TextRules.maximumNameLength).contains(first.utf8.count)
+                && first.utf8.allSatisfy { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                        || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
+                }
+            require(TextRules.isValidName(first) == validByBytes, "isValidName(\(first.debugDescription))")
+        }
+    }
+
+    static func checkCommand(_ command: Command) {
+        require(verbs.contains(command.verb), "unknown verb \(command.verb)")
+        switch command {
+        case .chat(let text):
+            require(!text.isEmpty, "an empty CHAT")
+            require(isClean(text), "CHAT text \(text.debugDescription) has control characters")
+            require(TextRules.sanitized(text) == text, "CHAT text \(text.debugDescription) is not sanitized")
+            checkChatRoundTrip(text)
+        case .choose(let picks, let revision):
+            require((1...Command.maximumPicks).contains(picks.count), "\(picks.count) picks")
+            require(revision.map { $0 >= 0 } ?? true, "a negative revision")
+            for pick in picks {
+                switch pick {
+                case .position(let position):
+                    // `a`…`z`, then `za`…`zz` for Matchismo's 30 cards.
+                    require((0..<52).contains(position), "position \(position)")
+                case .code(let code): require(!code.isEmpty, "an empty card code")
+                }
+            }
+        case .hello(let name): require(!name.isEmpty, "an empty name")
+        case .join(let room, _, let options):
+            require(!room.isEmpty, "an empty room")
+            for (key, value) in options {
+                require(!key.isEmpty && !value.isEmpty && key == key.lowercased(), "option \(key)=\(value)")
+            }
+        default: break
+        }
+    }
+
+    static func checkError(_ error: ProtocolError) {
+        require(error.verb == "-" || verbs.contains(error.verb), "error verb \(error.verb)")
+        require(!error.text.isEmpty, "an empty error text")
+        // The text goes to the client verbatim: it must not carry what the client typed unsanitized, nor
+        // an unbounded amount of it.
+        require(isClean(error.text), "error text \(error.text.debugDescription) has control characters")
+        require(error.text.count <= 100, "error text of \(error.text.count) characters")
+        guard case .err(let verb, let code, let text) = ServerLine(parsing: error.line.text),
+            verb == error.verb, code == error.code.rawValue, text == error.text
+        else {
+            require(false, "ERR line \(error.line.text.debugDescription) does not parse back")
+            return
+        }
+    }
+
+    // MARK: Free text
+
+    /// Whether `text` has none of the characters `TextRules.sanitized` promises to remove: C0 and C1
+    /// controls (ESC and CSI among them), DEL, tabs, the zero-width space, the bidi marks, overrides and
+    /// isolates, and the BOM. (Zero-width joiners stay: emoji and scripts need them.)
+    static func isClean(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                return false
+            default: return true
+            }
+        }
+    }
+
+    static func checkSanitized(_ text: String) {
+        let clean = TextRules.sanitized(text)
+        require(isClean(clean), "sanitized \(text.debugDescription) is \(clean.debugDescription)")
+        require(!clean.hasPrefix(" ") && !clean.hasSuffix(" "), "sanitized text keeps outer spaces")
+        require(TextRules.sanitized(clean) == clean, "sanitizing \(clean.debugDescription) again changes it")
+        if !clean.isEmpty { checkChatRoundTrip(clean) }
+    }
+
+    /// A `CHAT` event the server formats from sanitized text parses back, in a client, to the same name
+    /// and text.
+    static func checkChatRoundTrip(_ text: String) {
+        let line = ServerLine.chat(name: "ann", text: text).text
+        guard case .chat(let name, let parsed) = ServerLine(parsing: line), name == "ann", parsed == text
+        else {
+            require(false, "CHAT line \(line.debugDescription) parses as \(ServerLine(parsing: line))")
+            return
+        }
+    }
+
+    // MARK: Server lines
+
+    /// The case of a server line, such as `chat`, for messages.
+    static func caseName(_ line: ServerLine) -> String {
+        Mirror(reflecting: line).children.first?.label ?? "\(line)"
+    }
+
+    static func checkServerLine(_ text: String) {
+        let line = ServerLine(parsing: text)
+        let isFinal: Bool
+        switch line {
+        case .ok, .err: isFinal = true
+        default: isFinal = false
+        }
+        require(line.isFinal == isFinal, "isFinal of \(caseName(line))")
+        if case .unknown(let kept) = line {
+            require(kept == text, "an unknown line was changed")
+            return
+        }
+        // A line a client understood formats to a line that parses the same way. (The parser picks the
+        // case by the first word, so the same text and not unknown means the same case.)
+        let formatted = line.text
+        require(!formatted.contains("\n"), "a formatted line holds an LF")
+        let again = ServerLine(parsing: formatted)
+        if case .unknown = again {
+            require(false, "\(formatted.debugDescription) from a \(caseName(line)) line is not understood")
+        }
+        require(
+            again.text == formatted, "\(formatted.debugDescription) formats as \(again.text.debugDescription)"
+        )
+    }
+}
