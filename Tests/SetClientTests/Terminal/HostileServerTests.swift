@@ -464,7 +464,7 @@ private final class PlainClient: @unchecked Sendable {
     private var stdout: [UInt8] = []
     private var stderr: [UInt8] = []
     private var openStreams = 2
-    private var status: Int32?
+    private let reaper: Reaper
 
     init(path: String, port: Int) throws {
         // Socket pairs, not pipes: they are made close-on-exec at once (children of tests running at
@@ -509,6 +509,7 @@ private final class PlainClient: @unchecked Sendable {
             throw TestFailure("posix_spawn \(path): \(String(cString: strerror(result)))")
         }
         self.pid = pid
+        reaper = Reaper(pid: pid)
         input = stdinPair[0]
         collect(stdoutPair[0]) { $0.stdout += $1 }
         collect(stderrPair[0]) { $0.stderr += $1 }
@@ -579,26 +580,13 @@ private final class PlainClient: @unchecked Sendable {
     }
 
     /// The exit status once the child has exited (128 + signal when killed), else `nil`.
-    func exitStatus() -> Int32? {
-        lock.withLock {
-            if let status { return status }
-            var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-            status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-            return status
-        }
-    }
+    func exitStatus() -> Int32? { reaper.exitStatus() }
 
     /// Waits up to `timeout` seconds for the child to exit.
-    func wait(timeout: Double) -> Int32? {
-        _ = Programs.wait(timeout: timeout) { exitStatus() != nil }
-        return exitStatus()
-    }
+    func wait(timeout: Double) -> Int32? { reaper.wait(timeout: timeout) }
 
     /// Sends a signal, unless the child is gone.
-    func kill(_ signal: Int32) {
-        if exitStatus() == nil { _ = Glibc.kill(pid, signal) }
-    }
+    func kill(_ signal: Int32) { reaper.kill(signal) }
 
     /// Kills the child if it still runs, reaps it, and closes its input.
     func stop() {

@@ -83,13 +83,44 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Reaps one child process and remembers how it ended, so its status can be asked for any number of
+/// times from any thread.
+final class Reaper: @unchecked Sendable {
+    let pid: pid_t
+    private let lock = NSLock()
+    private var status: Int32?
+
+    init(pid: pid_t) { self.pid = pid }
+
+    /// The exit status once the child has exited (128 + signal when killed), else `nil`.
+    func exitStatus() -> Int32? {
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+            return status
+        }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit.
+    func wait(timeout: Double) -> Int32? {
+        _ = Programs.wait(timeout: timeout) { exitStatus() != nil }
+        return exitStatus()
+    }
+
+    /// Sends a signal, unless the child is gone.
+    func kill(_ signal: Int32) {
+        if exitStatus() == nil { _ = Glibc.kill(pid, signal) }
+    }
+}
+
 /// A child process with standard input from /dev/null, standard output on a non-blocking pipe and
 /// standard error discarded.
 final class Child: @unchecked Sendable {
     let pid: pid_t
     private let output: Int32
-    private let lock = NSLock()
-    private var status: Int32?
+    private let reaper: Reaper
 
     init(_ path: String, _ arguments: [String]) throws {
         var pipeEnds: [Int32] = [0, 0]
@@ -125,6 +156,7 @@ final class Child: @unchecked Sendable {
             throw TestFailure("posix_spawn \(path): \(String(cString: strerror(result)))")
         }
         self.pid = pid
+        reaper = Reaper(pid: pid)
         self.output = pipeEnds[0]
     }
 
@@ -141,26 +173,13 @@ final class Child: @unchecked Sendable {
     }
 
     /// The exit status once the child has exited (128 + signal when killed), else `nil`.
-    func exitStatus() -> Int32? {
-        lock.withLock {
-            if let status { return status }
-            var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-            status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-            return status
-        }
-    }
+    func exitStatus() -> Int32? { reaper.exitStatus() }
 
     /// Waits up to `timeout` seconds for the child to exit.
-    func wait(timeout: Double) -> Int32? {
-        _ = Programs.wait(timeout: timeout) { exitStatus() != nil }
-        return exitStatus()
-    }
+    func wait(timeout: Double) -> Int32? { reaper.wait(timeout: timeout) }
 
     /// Sends a signal, unless the child is gone.
-    func kill(_ signal: Int32) {
-        if exitStatus() == nil { _ = Glibc.kill(pid, signal) }
-    }
+    func kill(_ signal: Int32) { reaper.kill(signal) }
 
     func closeOutput() { close(output) }
 }
