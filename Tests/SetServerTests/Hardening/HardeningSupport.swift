@@ -11,26 +11,7 @@ final class RawClient {
 
     /// Connects to 127.0.0.1:`port`; `receiveBufferSize` shrinks the receive buffer before connecting.
     init(port: UInt16, receiveBufferSize: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ClientError(description: "socket failed, errno \(errno)") }
-        if var size = receiveBufferSize {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            fd = -1
-            throw ClientError(description: "connect to port \(port) failed, errno \(code)")
-        }
+        fd = try connectToLoopback(port: port, label: "raw client", receiveBufferSize: receiveBufferSize)
     }
 
     deinit { close() }

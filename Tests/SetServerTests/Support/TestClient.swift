@@ -57,6 +57,35 @@ func isFinalLine(_ line: String) -> Bool { line.hasPrefix("OK ") || line == "OK"
 
 /// A blocking TCP client for one loopback connection. Every read waits at most its timeout, so no test
 /// can hang on a server that stays silent.
+/// Opens a blocking TCP socket to 127.0.0.1:`port`. `receiveBufferSize` shrinks its receive buffer
+/// before connecting, so a client that stops reading backs the server up quickly; `configure` sets any
+/// other option first.
+func connectToLoopback(
+    port: UInt16, label: String, receiveBufferSize: Int32? = nil, configure: (Int32) -> Void = { _ in }
+) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw ClientError(description: "\(label): socket failed, errno \(errno)") }
+    if var size = receiveBufferSize {
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+    configure(fd)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(port).bigEndian
+    address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+    let result = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard result == 0 else {
+        let code = errno
+        Glibc.close(fd)
+        throw ClientError(description: "\(label): connect to port \(port) failed, errno \(code)")
+    }
+    return fd
+}
+
 final class TestClient {
     let label: String
     private var fd: Int32
@@ -72,30 +101,12 @@ final class TestClient {
     /// connecting, so that a client which stops reading backs the server up quickly.
     init(port: UInt16, label: String, receiveBufferSize: Int32? = nil) throws {
         self.label = label
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ClientError(description: "\(label): socket failed, errno \(errno)") }
-        if var size = receiveBufferSize {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
         // Writes block at most this long, in case the server stops reading.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var yes: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(port).bigEndian
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            fd = -1
-            throw ClientError(description: "\(label): connect to port \(port) failed, errno \(code)")
+        fd = try connectToLoopback(port: port, label: label, receiveBufferSize: receiveBufferSize) { fd in
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         }
     }
 
