@@ -16,17 +16,19 @@ let package = Package(
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket"),
-        // The Dispatch shell: sockets, connections, rooms, limits.
-        .target(name: "SetServer", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        // The server's rules of play without I/O: commands in, effects out, a clock passed in.
+        .target(name: "SetServerCore", dependencies: ["SetGame", "SetProtocol"]),
+        // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
+        .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
         // The client's view of a game, the terminal renderer, and the bots.
         .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
-        .executableTarget(name: "setd", dependencies: ["SetServer"]),
+        .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol"]),
-        .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetProtocol", "SetGame"]),
+        .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetServerCore", "SetProtocol", "SetGame"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient"]),
     ]
 )

@@ -1,4 +1,5 @@
 import SetServer
+import SetServerCore
 import Testing
 
 #if canImport(Glibc)

@@ -1,11 +1,6 @@
-import Dispatch
-import SetSocket
+import SetServerCore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The `setd` command line: parses arguments, starts the server and runs until a signal.
+/// The `setd` command line: its options, help and version. The `setd` executable runs what it asks for.
 public enum DaemonCommand {
     /// The version `--version` prints.
     public static let version = "setd 1.0.0 (protocol 1)"
@@ -103,63 +98,4 @@ public enum DaemonCommand {
         }
         return .run(configuration)
     }
-
-    /// Runs `setd` with the process's arguments; never returns.
-    public static func main(_ arguments: [String]) -> Never {
-        let action: Action
-        do {
-            action = try parse(Array(arguments.dropFirst()))
-        } catch {
-            printError("setd: \(error)")
-            exit(2)
-        }
-        switch action {
-        case .help:
-            print(usage)
-            exit(0)
-        case .version:
-            print(version)
-            exit(0)
-        case .run(let configuration):
-            raiseDescriptorLimit()
-            let server = Server(configuration: configuration)
-            let port: UInt16
-            do {
-                port = try server.start()
-            } catch {
-                printError("setd: cannot listen on port \(configuration.port): \(error)")
-                exit(1)
-            }
-            server.exitOnSignals()
-            var banner = "setd listening on port \(port); friends can connect with:\n"
-            let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
-            for address in addresses {
-                banner +=
-                    address.contains(":")
-                    ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
-            }
-            // Unbuffered, so that a script reading the port sees it at once.
-            write(1, banner)
-            dispatchMain()
-        }
-    }
-
-    private static func printError(_ text: String) { write(2, text + "\n") }
-
-    private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    }
-
-    /// Lifts the soft descriptor limit to the hard one: 10,000 players need 10,000 descriptors.
-    private static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
-    }
-
-    #if canImport(Glibc)
-        private static let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #endif
 }

@@ -1,4 +1,5 @@
 import SetServer
+import SetServerCore
 import Synchronization
 import Testing
 

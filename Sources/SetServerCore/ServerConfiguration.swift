@@ -32,9 +32,6 @@ public struct ServerConfiguration: Sendable, Equatable {
 
 /// Limits that protect the server and everyone on it; each has a test that hits it.
 enum Limits {
-    /// A client that stops reading can make us hold at most this much output for it before we drop it;
-    /// 1 MiB is hundreds of board updates, far more than any reader that is merely slow falls behind.
-    static let maximumOutputBytes = 1 << 20
     /// Sustained commands per second per connection; a person types a few, a fast bot a few dozen.
     static let commandsPerSecond = 100.0
     /// The burst allowed above the sustained rate, so that pipelined start-up commands pass.
@@ -43,15 +40,7 @@ enum Limits {
     static let floodDisconnectAfter = 1_000
     /// Seconds without a refusal that end a flood (and reset the count above).
     static let floodPause = 5.0
-    /// Seconds a closing connection may take to drain its last lines before it is cut.
-    static let closingDeadline = 5.0
     /// Without `@<rev>`, positions are read against the board as it was this many seconds ago: a person
     /// cannot have seen a board younger than that, so a change this recent makes the claim stale.
     static let reactionWindow = 1.0
-    /// Bytes read from a socket per system call.
-    static let readChunk = 64 * 1024
-    /// Reads per readiness event, so one busy client cannot starve the others.
-    static let readsPerEvent = 4
-    /// How often the sweep for idle connections and expired seats runs, in seconds.
-    static let sweepInterval = 1.0
 }

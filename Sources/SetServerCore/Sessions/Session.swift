@@ -1,18 +1,18 @@
 /// A named player: identity, token and seat, which outlive a dropped connection for the grace period.
 ///
-/// Touched only on the server's queue.
-final class Session: @unchecked Sendable {
+/// Owned by the ``ServerCore`` like everything in it; a session knows its connection only by ID.
+final class Session {
     let name: String
     /// The secret that `RESUME` presents to take this session back.
     let token: String
     /// The connection speaking for the player now, or `nil` while they are away.
-    var connection: Connection?
+    var connection: ConnectionID?
     /// The room the player is seated in.
     var room: Room?
     /// When the connection dropped, for the grace period.
     var awaySince: Double?
 
-    init(name: String, token: String, connection: Connection?) {
+    init(name: String, token: String, connection: ConnectionID?) {
         self.name = name
         self.token = token
         self.connection = connection

@@ -3,7 +3,7 @@ import SetProtocol
 
 extension Room {
     /// Applies `CHOOSE` from `session`: broadcasts what happened and returns the reply's detail.
-    func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Double)
+    func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant)
         -> Result<String, ProtocolError>
     {
         switch game {
@@ -18,7 +18,7 @@ extension Room {
 
     private func claim(
         _ picks: [Command.Pick], revision: Int?, by session: Session, in setGame: inout SetGame,
-        at now: Double
+        at now: Instant
     ) -> Result<String, ProtocolError> {
         var selection = Selection([])
         for pick in picks {
@@ -34,7 +34,7 @@ extension Room {
             }
         }
         let hasPositions = selection.picks.contains { if case .position = $0 { true } else { false } }
-        if hasPositions { selection.seenRevision = revision ?? assumedSeenRevision(at: now) }
+        if hasPositions { selection.seenRevision = revision ?? assumedSeenRevision(at: now.uptime) }
         // What the player named, for the WRONG event: read before the board changes.
         let named = selection.picks.map { pick -> String in
             switch pick {
@@ -45,8 +45,8 @@ extension Room {
         let before = setGame.revision
         switch setGame.claim(selection, by: session.name) {
         case .success(let taken):
-            noteBoardChange(from: before, at: now)
-            let time = Clock.wall()
+            noteBoardChange(from: before, at: now.uptime)
+            let time = now.wall
             historyTimes.append(time)
             record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
@@ -60,7 +60,7 @@ extension Room {
             broadcast(lines)
             return .success(taken.cards.map(\.code).joined(separator: " "))
         case .failure(.notSet(let why)):
-            record(.claim(room: name, name: session.name, time: Clock.wall(), cards: named))
+            record(.claim(room: name, name: session.name, time: now.wall, cards: named))
             let penalty = setGame.options.wrongClaimPenalty
             game = .set(setGame)
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
@@ -78,7 +78,7 @@ extension Room {
 
     private func turn(
         _ picks: [Command.Pick], revision: Int?, by session: Session, in matchismo: inout MatchismoGame,
-        at now: Double
+        at now: Instant
     ) -> Result<String, ProtocolError> {
         guard picks.count == 1, let pick = picks.first else {
             return .failure(
@@ -108,7 +108,7 @@ extension Room {
         // revision can make a choice stale.
         switch matchismo.choose(position, by: session.name, seenRevision: revision) {
         case .success(let choice):
-            let time = Clock.wall()
+            let time = now.wall
             historyTimes.append(time)
             record(.choose(room: name, name: session.name, time: time, position: position))
             game = .matchismo(matchismo)
@@ -157,7 +157,7 @@ extension Room {
 
     /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
     /// counts a vote and restarts on a majority of the online players.
-    func requestNewGame(by session: Session, options requested: [String: String], at now: Double)
+    func requestNewGame(by session: Session, options requested: [String: String], at now: Instant)
         -> Result<String, ProtocolError>
     {
         let newOptions: RoomOptions
@@ -172,7 +172,7 @@ extension Room {
             broadcast([.vote(name: session.name, votes: votes.count, needed: needed)])
             return .success("voted \(votes.count)/\(needed)")
         }
-        restart(with: newOptions)
+        restart(with: newOptions, at: now.wall)
         broadcast([.newGame(session.name)] + snapshot)
         return .success("started")
     }

@@ -5,41 +5,39 @@ import SetProtocol
     import Glibc
 #endif
 
-extension Server {
-    /// Writes the records gathered in this pass, before any reply of the pass is written.
-    func writeJournal() {
-        guard let journal = recorder.journal, journal.hasPending else { return }
-        if let failure = journal.write() { logger.error("journal", ["error": failure]) }
-    }
-
-    /// Rebuilds every room from the journal in `directory`, then compacts it. Every restored player is
-    /// away, with a fresh grace period to come back with `RESUME` and their old token.
-    func restore(from directory: String) throws {
-        let (records, droppedTail) = Journal.read(directory: directory)
-        if droppedTail { logger.warn("journal-torn-tail", ["path": directory + "/journal"]) }
-        recorder = Recorder(journal: try Journal(directory: directory))
-        recorder.isReplaying = true
+extension ServerCore {
+    /// Rebuilds every room from journal records read at start-up. Every restored player is away, with a
+    /// fresh grace period to come back with `RESUME` and their old token. Returns the effects of
+    /// restoring (the journal records of everyone going away); the shell then rewrites the journal from
+    /// ``snapshotRecords()``.
+    public func restore(_ records: [JournalRecord], at now: Instant) -> [Effect] {
+        outbox.isReplaying = true
         for record in records { replay(record) }
-        recorder.isReplaying = false
+        outbox.isReplaying = false
         // Nobody is connected yet: everyone seated is away from now on, which is itself a change (it can
         // pass a Matchismo turn), so it is journaled like any other.
-        let now = Clock.now()
-        for session in sessionsByName.values {
-            session.awaySince = now
+        for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
+            session.awaySince = now.uptime
             session.room?.presenceChanged(session)
         }
         // Sessions without a seat have nothing to come back to.
-        for session in sessionsByName.values where session.room == nil { release(session) }
-        compactJournal()
-        logger.info(
-            "restored", ["rooms": rooms.count, "players": sessionsByName.count, "records": records.count])
+        for session in sessionsByName.values where session.room == nil { release(session, at: now) }
+        outbox.log(
+            .info, "restored",
+            [
+                ("rooms", "\(rooms.count)"), ("players", "\(sessionsByName.count)"),
+                ("records", "\(records.count)"),
+            ])
+        return drain()
     }
 
     private func replay(_ record: JournalRecord) {
         switch record {
         case .room(let name, let seed, let pairs):
             guard let options = RoomOptions(journalPairs: pairs) else { return }
-            rooms[name] = Room(name: name, options: options, seed: seed, recorder: recorder)
+            // The game record that follows sets the room's real start time.
+            rooms[name] = Room(
+                name: name, options: options, seed: seed, outbox: outbox, archive: archive, at: 0)
         case .game(let name, let index, let time, let first, let pairs):
             guard let room = rooms[name], let options = RoomOptions(journalPairs: pairs) else { return }
             room.restart(with: options, index: index, firstRevision: first, at: time)
@@ -66,32 +64,27 @@ extension Server {
         case .close(let name):
             rooms[name] = nil
         case .archive(let name, let game):
-            recorder.keep(game, of: name)
+            archive.keep(game, of: name)
         }
     }
 
-    /// Rewrites the journal as the current state: the archive, then each room's current game log.
-    func compactJournal() {
-        guard let journal = recorder.journal else { return }
+    /// The whole current state as journal records: the archive, then each room's current game log. The
+    /// shell writes these as the new journal.
+    public func snapshotRecords() -> [JournalRecord] {
         var records: [JournalRecord] = []
-        for (name, games) in recorder.archives.sorted(by: { $0.key < $1.key }) {
+        for (name, games) in archive.games.sorted(by: { $0.key < $1.key }) {
             records += games.map { .archive(room: name, game: $0) }
         }
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
             records.append(.room(name: room.name, seed: room.seed, options: room.options.journalPairs))
             records += room.gameLog
         }
-        do {
-            try journal.compact(to: records)
-            logger.info("journal-compacted", ["records": records.count])
-        } catch {
-            logger.error("journal", ["error": error])
-        }
+        return records
     }
 
     /// `HISTORY` lines for the finished games of a room, newest first.
     func archivedHistory(of room: String) -> [ServerLine] {
-        let games = recorder.archives[room] ?? []
+        let games = archive.games[room] ?? []
         var lines: [ServerLine] = []
         for (number, game) in games.reversed().enumerated() {
             let scores = game.scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")

@@ -2,7 +2,7 @@
 ///
 /// Games are deterministic from their seed, so the journal keeps what players did, not what the board
 /// became: replaying the records through the same rules rebuilds every board, deck, revision and score.
-enum JournalRecord: Equatable {
+public enum JournalRecord: Equatable, Sendable {
     /// A room was created with these options; its games' seeds all derive from `seed`.
     case room(name: String, seed: UInt64, options: [(String, String)])
     /// Game number `index` of the room started at `time` (Unix seconds) with these options, its board at
@@ -25,21 +25,35 @@ enum JournalRecord: Equatable {
     /// A finished game, kept for `HISTORY <room>`.
     case archive(room: String, game: ArchivedGame)
 
-    static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.text == rhs.text }
+    public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.text == rhs.text }
 }
 
 /// A finished game: when it ran, the final scores and every set or choice with its time.
-struct ArchivedGame: Equatable {
-    var startedAt: Double
-    var endedAt: Double
+public struct ArchivedGame: Equatable, Sendable {
+    /// Unix time the game started.
+    public var startedAt: Double
+    /// Unix time of its last set or choice.
+    public var endedAt: Double
     /// Whether the room had a password: its history is for its players only.
-    var isPrivate = false
+    public var isPrivate = false
     /// Best first.
-    var scores: [(name: String, score: Int)]
+    public var scores: [(name: String, score: Int)]
     /// Seconds since the start, who, and what: the cards of a set, or a Matchismo history entry.
-    var entries: [(seconds: Int, name: String, detail: String)]
+    public var entries: [(seconds: Int, name: String, detail: String)]
 
-    static func == (lhs: ArchivedGame, rhs: ArchivedGame) -> Bool {
+    /// Creates an archived game.
+    public init(
+        startedAt: Double, endedAt: Double, isPrivate: Bool = false, scores: [(name: String, score: Int)],
+        entries: [(seconds: Int, name: String, detail: String)]
+    ) {
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.isPrivate = isPrivate
+        self.scores = scores
+        self.entries = entries
+    }
+
+    public static func == (lhs: ArchivedGame, rhs: ArchivedGame) -> Bool {
         JournalRecord.archive(room: "", game: lhs).text == JournalRecord.archive(room: "", game: rhs).text
     }
 }
@@ -47,7 +61,7 @@ struct ArchivedGame: Equatable {
 extension JournalRecord {
     /// The record as a journal line, without checksum or LF. Free text comes last, so it may hold
     /// spaces; the fields before it never do.
-    var text: String {
+    public var text: String {
         func pairs(_ options: [(String, String)]) -> String {
             options.map { "\($0)=\($1)" }.joined(separator: " ")
         }
@@ -76,7 +90,7 @@ extension JournalRecord {
     }
 
     /// Parses a journal line (checksum already removed); `nil` if it is not a record.
-    init?(parsing line: String) {
+    public init?(parsing line: String) {
         let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         func pairs(_ items: ArraySlice<String>) -> [(String, String)]? {
             var result: [(String, String)] = []

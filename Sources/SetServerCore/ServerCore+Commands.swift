@@ -1,56 +1,56 @@
 import SetGame
 import SetProtocol
 
-extension Server {
+extension ServerCore {
     /// Handles one framed line from `connection`: every command gets exactly one final line, and the
     /// events it causes go out before that line.
-    func received(_ frame: LineFramer.Frame, from connection: Connection) {
+    func received(_ frame: LineFramer.Frame, from connection: Client, at now: Instant) {
+        connection.lastActivity = now.uptime
         let bytes: [UInt8]
         switch frame {
         case .tooLong:
-            connection.send(
+            outbox.send(
                 ProtocolError(
                     "-", .tooLong,
                     "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded"
-                ).line)
+                ).line, to: connection.id)
             return
         case .line(let line):
             bytes = line
         }
         // A blank line is not a command: people press Enter in nc by habit.
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-        let now = Clock.now()
         let parsed = Command.parse(bytes)
-        guard connection.limiter.admit(at: now) else {
+        guard connection.limiter.admit(at: now.uptime) else {
             let verb = (try? parsed.get())?.verb ?? "-"
-            connection.send(
+            outbox.send(
                 ProtocolError(
                     verb, .slowDown,
                     "more than \(Int(Limits.commandsPerSecond)) commands a second; wait a moment"
-                ).line)
+                ).line, to: connection.id)
             if connection.limiter.refusedInFlood >= Limits.floodDisconnectAfter {
-                logger.warn("flood", ["id": connection.id, "peer": connection.peer])
-                connection.send(.bye("flood"))
-                connection.finish()
+                outbox.log(.warn, "flood", [("id", "\(connection.id)"), ("peer", connection.peer)])
+                close(connection, saying: "flood", at: now)
             }
             return
         }
         switch parsed {
         case .failure(let error):
-            connection.send(error.line)
+            outbox.send(error.line, to: connection.id)
         case .success(let command):
-            logger.debug("command", ["id": connection.id, "verb": command.verb])
+            outbox.log(.debug, "command", [("id", "\(connection.id)"), ("verb", command.verb)])
             let reply = run(command, from: connection, at: now)
+            // The reply goes after the events the command caused, which the rooms queued while it ran.
             switch reply {
-            case .success(let lines): for line in lines { connection.send(line) }
-            case .failure(let error): connection.send(error.line)
+            case .success(let lines): for line in lines { outbox.send(line, to: connection.id) }
+            case .failure(let error): outbox.send(error.line, to: connection.id)
             }
-            if case .quit = command { connection.finish() }
+            if case .quit = command { close(connection, reason: "quit", at: now) }
         }
     }
 
     /// Runs one command; returns the reply's lines (data lines, then the final `OK`) or its error.
-    private func run(_ command: Command, from connection: Connection, at now: Double) -> Result<
+    private func run(_ command: Command, from connection: Client, at now: Instant) -> Result<
         [ServerLine], ProtocolError
     > {
         let verb = command.verb
@@ -83,7 +83,7 @@ extension Server {
         case .quit:
             if let session = connection.session {
                 connection.session = nil
-                release(session)
+                release(session, at: now)
             }
             return ok()
         case .rooms:
@@ -99,12 +99,12 @@ extension Server {
             guard sessionsByName[name] == nil else {
                 return fail(.taken, "\(name) is playing; pick another name")
             }
-            let session = Session(name: name, token: Session.makeToken(), connection: connection)
+            let session = Session(name: name, token: Session.makeToken(), connection: connection.id)
             sessionsByName[name] = session
             sessionsByToken[session.token] = session
             connection.session = session
             connection.hasIdentified = true
-            logger.info("hello", ["id": connection.id, "name": name])
+            outbox.log(.info, "hello", [("id", "\(connection.id)"), ("name", name)])
             return ok("\(name) \(session.token)")
         case .resume(let token):
             guard connection.session == nil else {
@@ -115,16 +115,15 @@ extension Server {
                     .badToken,
                     "no player has that token (it expires \(Int(configuration.grace)) s after a drop)")
             }
-            if let old = session.connection {
+            if let oldID = session.connection, let old = clients[oldID] {
                 old.session = nil
-                old.send(.bye("resumed elsewhere"))
-                old.finish()
+                close(old, saying: "resumed elsewhere", at: now)
             }
-            session.connection = connection
+            session.connection = connection.id
             session.awaySince = nil
             connection.session = session
             connection.hasIdentified = true
-            logger.info("resume", ["id": connection.id, "name": session.name])
+            outbox.log(.info, "resume", [("id", "\(connection.id)"), ("name", session.name)])
             guard let room = session.room else { return ok(session.name) }
             room.presenceChanged(session)
             return ok("\(session.name) \(room.name)", data: room.snapshot)
@@ -175,7 +174,7 @@ extension Server {
             let room: Room?
             if let name {
                 room = rooms[name]
-                guard room != nil || recorder.archives[name] != nil else {
+                guard room != nil || archive.games[name] != nil else {
                     return fail(.noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
                 }
             } else {
@@ -185,7 +184,7 @@ extension Server {
             let roomName = room?.name ?? name!
             let isInside = room != nil && (connection.watching === room || connection.session?.room === room)
             let isPrivate =
-                room?.options.password != nil || recorder.archives[roomName]?.last?.isPrivate == true
+                room?.options.password != nil || archive.games[roomName]?.last?.isPrivate == true
             guard !isPrivate || isInside else {
                 return fail(.denied, "\(roomName) is private; only its players can read its history")
             }
@@ -196,7 +195,7 @@ extension Server {
                 guard let room = session.room ?? connection.watching else {
                     return fail(.noRoom, "JOIN a room first")
                 }
-                recorder.record(.chat(room: room.name, name: session.name, text: text))
+                outbox.record(.chat(room: room.name, name: session.name, text: text))
                 room.broadcast([.chat(name: session.name, text: text)])
                 return ok()
             }
@@ -204,8 +203,8 @@ extension Server {
     }
 
     private func join(
-        _ name: String, game: GameKind?, options: [String: String], session: Session, connection: Connection,
-        at now: Double
+        _ name: String, game: GameKind?, options: [String: String], session: Session, connection: Client,
+        at now: Instant
     ) -> Result<[ServerLine], ProtocolError> {
         guard TextRules.isValidName(name) else {
             return .failure(ProtocolError("JOIN", .badName, "a room name is 1-16 of A-Z a-z 0-9 _ -"))
@@ -239,11 +238,13 @@ extension Server {
             switch RoomOptions(game: game ?? .set).applying(options, verb: "JOIN") {
             case .failure(let error): return .failure(error)
             case .success(let created):
-                room = Room(name: name, options: created, seed: makeRoomSeed(for: name), recorder: recorder)
-                recorder.record(.room(name: name, seed: room.seed, options: created.journalPairs))
-                recorder.record(room.gameLog[0])
+                room = Room(
+                    name: name, options: created, seed: makeRoomSeed(for: name), outbox: outbox,
+                    archive: archive, at: now.wall)
+                outbox.record(.room(name: name, seed: room.seed, options: created.journalPairs))
+                outbox.record(room.gameLog[0])
                 rooms[name] = room
-                logger.info("room-created", ["room": name, "game": created.game.rawValue])
+                outbox.log(.info, "room-created", [("room", name), ("game", created.game.rawValue)])
             }
         }
         if let watched = connection.watching {

@@ -9,16 +9,17 @@ enum RoomGame {
 
 /// A room: one shared game, the players seated at it, and the spectators watching it.
 ///
-/// Touched only on the server's queue; that queue is the one ordering of every claim, so when two
-/// players claim the same set the one whose line arrived first wins and the other sees `STALE`.
-final class Room: @unchecked Sendable {
+/// Owned by the ``ServerCore``, which handles one input at a time: that is the one ordering of every
+/// claim, so when two players claim the same set the one whose line arrived first wins and the other
+/// sees `STALE`. A room knows connections only by ID and speaks to them through the ``Outbox``.
+final class Room {
     let name: String
     private(set) var options: RoomOptions
     var game: RoomGame
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
-    /// Spectators by connection id.
-    private(set) var spectators: [Int: Connection] = [:]
+    /// The connections watching as spectators.
+    private(set) var spectators: Set<ConnectionID> = []
     /// Every game's seed derives from this and the game's number, so a room's whole evening replays
     /// from one seed.
     let seed: UInt64
@@ -28,8 +29,10 @@ final class Room: @unchecked Sendable {
     private(set) var startedAt: Double
     /// Unix time of each history entry of the current game.
     var historyTimes: [Double] = []
-    /// Where accepted changes go: the journal and the archive.
-    let recorder: Recorder
+    /// Where events, replies and journal records go.
+    let outbox: Outbox
+    /// Where finished games go.
+    let archive: Archive
     /// The records that rebuild the current game from an empty room: its `game` record, the seats at its
     /// start, and every change since. A compacted journal is these, room by room.
     var gameLog: [JournalRecord] = []
@@ -38,12 +41,14 @@ final class Room: @unchecked Sendable {
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
 
-    init(name: String, options: RoomOptions, seed: UInt64, recorder: Recorder) {
+    init(name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive, at time: Double)
+    {
         self.name = name
         self.options = options
         self.seed = seed
-        self.recorder = recorder
-        startedAt = Clock.wall()
+        self.outbox = outbox
+        self.archive = archive
+        startedAt = time
         game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1)
         gameLog = [
             .game(room: name, index: 0, time: startedAt, firstRevision: 1, options: options.journalPairs)
@@ -60,7 +65,7 @@ final class Room: @unchecked Sendable {
     /// Journals a change and keeps it in the current game's log.
     func record(_ record: JournalRecord) {
         gameLog.append(record)
-        recorder.record(record)
+        outbox.record(record)
     }
 
     private static func makeGame(_ options: RoomOptions, seed: UInt64, firstRevision: Int) -> RoomGame {
@@ -147,14 +152,14 @@ final class Room: @unchecked Sendable {
         return matchismo.turn != before ? turnLine : nil
     }
 
-    func addSpectator(_ connection: Connection) {
-        spectators[connection.id] = connection
-        connection.watching = self
+    func addSpectator(_ client: Client) {
+        spectators.insert(client.id)
+        client.watching = self
     }
 
-    func removeSpectator(_ connection: Connection) {
-        spectators[connection.id] = nil
-        connection.watching = nil
+    func removeSpectator(_ client: Client) {
+        spectators.remove(client.id)
+        client.watching = nil
     }
 
     // MARK: Lines
@@ -223,7 +228,7 @@ final class Room: @unchecked Sendable {
     // MARK: Fan-out
 
     /// Sends event lines to every online player and spectator, formatting them once for all.
-    func broadcast(_ lines: [ServerLine], except skipped: Connection? = nil) {
+    func broadcast(_ lines: [ServerLine], except skipped: ConnectionID? = nil) {
         guard !lines.isEmpty else { return }
         var text = ""
         for line in lines {
@@ -232,9 +237,9 @@ final class Room: @unchecked Sendable {
         }
         let bytes = Array(text.utf8)
         for seat in seats {
-            if let connection = seat.connection, connection !== skipped { connection.send(bytes: bytes) }
+            if let id = seat.connection, id != skipped { outbox.send(bytes, to: id) }
         }
-        for connection in spectators.values where connection !== skipped { connection.send(bytes: bytes) }
+        for id in spectators where id != skipped { outbox.send(bytes, to: id) }
     }
 
     // MARK: Game life
@@ -252,10 +257,7 @@ final class Room: @unchecked Sendable {
     }
 
     /// Deals the next game with `options`; scores and history start again.
-    func restart(
-        with options: RoomOptions, index: Int? = nil, firstRevision: Int? = nil,
-        at time: Double = Clock.wall()
-    ) {
+    func restart(with options: RoomOptions, index: Int? = nil, firstRevision: Int? = nil, at time: Double) {
         self.options = options
         gameIndex = index ?? gameIndex + 1
         let first = firstRevision ?? revision + 1
@@ -273,7 +275,7 @@ final class Room: @unchecked Sendable {
         lastBoardChangeAt = -Double.infinity
         let started = JournalRecord.game(
             room: name, index: gameIndex, time: time, firstRevision: first, options: options.journalPairs)
-        recorder.record(started)
+        outbox.record(started)
         gameLog = [started]
         for seat in seats {
             gameLog.append(.seat(room: name, name: seat.name, token: seat.token))
@@ -300,6 +302,8 @@ final class Room: @unchecked Sendable {
         let finished = ArchivedGame(
             startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, isPrivate: options.password != nil,
             scores: ranked, entries: entries)
-        recorder.archive(finished, of: name)
+        guard !outbox.isReplaying else { return }
+        archive.keep(finished, of: name)
+        outbox.record(.archive(room: name, game: finished))
     }
 }

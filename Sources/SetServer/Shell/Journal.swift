@@ -1,3 +1,5 @@
+import SetServerCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,8 +11,8 @@
 /// pass of the server's queue and written with one `write(2)` before any reply of that pass leaves, so a
 /// change is on disk (in the page cache, which survives `kill -9`) before it is acknowledged.
 ///
-/// Touched only on the server's queue.
-final class Journal: @unchecked Sendable {
+/// Owned by the shell, on the server's queue.
+final class Journal {
     /// After this many records since the last snapshot, the journal is rewritten as a snapshot.
     static let compactionThreshold = 20_000
 

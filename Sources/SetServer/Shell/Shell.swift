@@ -1,0 +1,254 @@
+import Dispatch
+import SetProtocol
+import SetServerCore
+import SetSocket
+
+/// The server's I/O around its ``ServerCore``: the listening socket, one ``SocketChannel`` per client,
+/// the tick timer, the journal file and the log.
+///
+/// Ownership rule: the shell, its core and every channel live on `queue`, one serial queue for all. The
+/// shell feeds the core one input at a time (bytes framed into lines, a connection opened or lost, a
+/// tick) and carries out the effects of each in order before the next: log lines, journal records
+/// (written before any line that acknowledges them), lines queued on connections, closes. Output is
+/// gathered and written once per pass of the queue, so a claim that reaches a hundred players costs a
+/// hundred `write`s, not a hundred per line.
+final class Shell {
+    let configuration: ServerConfiguration
+    let queue: DispatchQueue
+    private let logger: Logger
+    private let core: ServerCore
+    /// One buffer for every read: reads happen one at a time on `queue`.
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: ShellLimits.readChunk, alignment: 16)
+    private var listener: Socket?
+    private var listenSource: DispatchSourceRead?
+    private var tickTimer: DispatchSourceTimer?
+    /// Fires once per pass of the queue in which output was queued; Dispatch merges the triggers.
+    private var flushSource: DispatchSourceUserDataAdd?
+    private var journal: Journal?
+    private var nextConnectionID = 1
+    /// Every connection until its descriptor is closed.
+    private var links: [ConnectionID: Link] = [:]
+    private var flushList: [Link] = []
+    /// Connections lost while effects were being carried out; told to the core right after them.
+    private var lost: [(ConnectionID, String)] = []
+    private var isApplying = false
+
+    init(configuration: ServerConfiguration, queue: DispatchQueue) {
+        self.configuration = configuration
+        self.queue = queue
+        logger = Logger(minimum: configuration.logLevel)
+        core = ServerCore(configuration: configuration)
+    }
+
+    deinit { readBuffer.deallocate() }
+
+    /// Connections open or draining their last lines.
+    var openConnectionCount: Int { links.values.count { $0.channel.state != .closed } }
+
+    /// Connections whose descriptors are not closed yet.
+    var descriptorCount: Int { links.count }
+
+    // MARK: Start and stop
+
+    /// Restores the journal (when there is a state directory), listens, and starts the timers.
+    func start() throws -> UInt16 {
+        Socket.ignoreBrokenPipes()
+        if let directory = configuration.stateDirectory { try restore(from: directory) }
+        let socket = try Socket.listen(host: configuration.host, port: configuration.port)
+        listener = socket
+        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
+        source.setEventHandler { [unowned self] in self.acceptPending() }
+        source.setCancelHandler { socket.close() }
+        listenSource = source
+        source.resume()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + ShellLimits.tickInterval, repeating: ShellLimits.tickInterval)
+        timer.setEventHandler { [unowned self] in self.tick() }
+        timer.resume()
+        tickTimer = timer
+        let flush = DispatchSource.makeUserDataAddSource(queue: queue)
+        flush.setEventHandler { [unowned self] in self.flushMarked() }
+        flush.resume()
+        flushSource = flush
+        let port = socket.localPort
+        logger.log(.info, "listen", [("host", configuration.host ?? "*"), ("port", "\(port)")])
+        return port
+    }
+
+    /// Says `BYE <reason>` to every client, writes what the sockets take, closes them and stops listening.
+    func stop(reason: String) {
+        apply(core.shutDown(reason: reason, at: SystemClock.now()))
+        listenSource?.cancel()
+        listenSource = nil
+        tickTimer?.cancel()
+        tickTimer = nil
+        flushSource?.cancel()
+        flushSource = nil
+        for link in links.values {
+            link.channel.flush()
+            link.channel.close()
+        }
+        flushList = []
+        writeJournal()
+    }
+
+    // MARK: Connections
+
+    private func acceptPending() {
+        guard let listener else { return }
+        for _ in 0..<256 {
+            let accepted: (Socket, String)?
+            do {
+                accepted = try listener.accept()
+            } catch {
+                // EMFILE and friends: leave the rest in the backlog and try again on the next event.
+                logger.log(.warn, "accept-failed", [("error", "\(error)")])
+                return
+            }
+            guard let (socket, peer) = accepted else { return }
+            socket.setUserTimeout(seconds: configuration.pingInterval)
+            let id = nextConnectionID
+            nextConnectionID += 1
+            let channel = SocketChannel(
+                socket: socket, queue: queue, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent
+            )
+            let link = Link(id: id, peer: peer, channel: channel)
+            channel.onRead = { [unowned self, unowned link] bytes in self.received(bytes, on: link) }
+            channel.onEnd = { [unowned self] reason in self.connectionLost(id, reason: reason) }
+            channel.onRelease = { [unowned self] in self.links[id] = nil }
+            links[id] = link
+            channel.start()
+            apply(core.connect(id, peer: peer, at: SystemClock.now()))
+        }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer, on link: Link) {
+        let now = SystemClock.now()
+        var effects: [Effect] = []
+        link.framer.append(bytes) { frame in effects += core.handle(frame, from: link.id, at: now) }
+        apply(effects)
+    }
+
+    /// A connection ended by itself or was dropped: the core hears of it after the effects being
+    /// carried out now, never in the middle of them.
+    private func connectionLost(_ id: ConnectionID, reason: String) {
+        lost.append((id, reason))
+        if !isApplying { apply([]) }
+    }
+
+    // MARK: Effects
+
+    /// Carries out the core's effects in order; then tells the core of connections lost meanwhile.
+    private func apply(_ effects: [Effect]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        isApplying = true
+        defer { isApplying = false }
+        var batch = effects
+        while true {
+            carryOut(batch)
+            guard !lost.isEmpty else { return }
+            let (id, reason) = lost.removeFirst()
+            batch = core.disconnected(id, reason: reason, at: SystemClock.now())
+        }
+    }
+
+    private func carryOut(_ effects: [Effect]) {
+        var hasUnwrittenRecords = false
+        for effect in effects {
+            switch effect {
+            case .log(let event):
+                logger.log(event)
+            case .journal(let record):
+                journal?.append(record)
+                hasUnwrittenRecords = true
+            case .send(let id, let bytes):
+                if hasUnwrittenRecords {
+                    // Nothing is acknowledged before it is journaled.
+                    writeJournal()
+                    hasUnwrittenRecords = false
+                }
+                guard let link = links[id], link.channel.state == .open else { continue }
+                link.channel.enqueue(bytes)
+                if link.channel.pendingOutput > ShellLimits.maximumOutputBytes {
+                    logger.log(
+                        .warn, "drop",
+                        [
+                            ("id", "\(id)"), ("peer", link.peer),
+                            ("reason", "output queue full, client not reading"),
+                        ])
+                    link.channel.close()
+                    lost.append((id, "output queue full"))
+                } else {
+                    markForFlush(link)
+                }
+            case .close(let id, _):
+                guard let link = links[id], link.channel.state == .open else { continue }
+                link.closingSince = SystemClock.now().uptime
+                link.channel.finish()
+            }
+        }
+        // Records made with no reply to carry them (a drop, a grace expiry) are written at once too.
+        if hasUnwrittenRecords { writeJournal() }
+    }
+
+    /// Queues `link` to be written at the end of this pass. Lines queued by many events before the flush
+    /// runs leave in one `write`.
+    private func markForFlush(_ link: Link) {
+        guard !link.isMarkedForFlush else { return }
+        link.isMarkedForFlush = true
+        flushList.append(link)
+        if flushList.count == 1 { flushSource?.add(data: 1) }
+    }
+
+    private func flushMarked() {
+        let list = flushList
+        flushList = []
+        for link in list {
+            link.isMarkedForFlush = false
+            link.channel.flush()
+        }
+    }
+
+    // MARK: Timers
+
+    private func tick() {
+        let now = SystemClock.now()
+        apply(core.tick(at: now))
+        for link in links.values {
+            guard let since = link.closingSince, link.channel.state == .closing,
+                now.uptime - since > ShellLimits.closingDeadline
+            else { continue }
+            logger.log(.info, "closing-deadline", [("id", "\(link.id)"), ("peer", link.peer)])
+            link.channel.close()
+        }
+        if let journal, journal.recordsSinceSnapshot > Journal.compactionThreshold { compactJournal() }
+    }
+
+    // MARK: Journal
+
+    private func restore(from directory: String) throws {
+        let (records, droppedTail) = Journal.read(directory: directory)
+        if droppedTail { logger.log(.warn, "journal-torn-tail", [("path", directory + "/journal")]) }
+        journal = try Journal(directory: directory)
+        apply(core.restore(records, at: SystemClock.now()))
+        compactJournal()
+    }
+
+    private func writeJournal() {
+        guard let journal, journal.hasPending else { return }
+        if let failure = journal.write() { logger.log(.error, "journal", [("error", "\(failure)")]) }
+    }
+
+    /// Rewrites the journal as the core's current state.
+    private func compactJournal() {
+        guard let journal else { return }
+        let records = core.snapshotRecords()
+        do {
+            try journal.compact(to: records)
+            logger.log(.info, "journal-compacted", [("records", "\(records.count)")])
+        } catch {
+            logger.log(.error, "journal", [("error", "\(error)")])
+        }
+    }
+}

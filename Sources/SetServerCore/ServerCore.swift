@@ -1,0 +1,182 @@
+import SetProtocol
+
+/// The server's rules of play without sockets: connections, players, rooms, limits, votes and journal
+/// records, driven by inputs and answering with ``Effect``s.
+///
+/// Ownership rule: one core is owned by one caller, which hands it one input at a time — a line framed
+/// from a connection, a connection opened or lost, a timer tick — and carries out the effects each call
+/// returns, in order, before the next input. Nothing in the core reaches a socket, a file or a clock, so
+/// there is no re-entrancy: a connection the shell has to drop (its output queue is full) is an input for
+/// after the current effects, never a call in the middle of a broadcast. In the daemon the caller is the
+/// shell's serial queue; in tests it is the test, with a virtual clock.
+public final class ServerCore {
+    /// The configuration the core enforces.
+    public let configuration: ServerConfiguration
+    let outbox: Outbox
+    let archive = Archive()
+    /// Open connections by ID.
+    private(set) var clients: [ConnectionID: Client] = [:]
+    /// Open connections per peer address, for `--max-per-ip`.
+    private var clientsPerHost: [String: Int] = [:]
+    var sessionsByName: [String: Session] = [:]
+    var sessionsByToken: [String: Session] = [:]
+    var rooms: [String: Room] = [:]
+    private var pingCounter = 0
+
+    /// Creates a core with no connections and no rooms.
+    public init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        outbox = Outbox(logLevel: configuration.logLevel)
+    }
+
+    /// The number of open connections the core knows.
+    public var clientCount: Int { clients.count }
+
+    /// The number of rooms open.
+    public var roomCount: Int { rooms.count }
+
+    // MARK: Inputs
+
+    /// A connection was opened by `peer` (`address:port`): greets it, or turns it away when the server
+    /// or the peer's address is at its limit.
+    public func connect(_ id: ConnectionID, peer: String, at now: Instant) -> [Effect] {
+        precondition(clients[id] == nil, "connection IDs are never reused")
+        let host = Client.host(of: peer)
+        if clients.count >= configuration.maxClients {
+            refuse(
+                id, peer: peer, "the server has \(configuration.maxClients) clients; try again later", "full")
+        } else if let perIP = configuration.maxPerIP, clientsPerHost[host, default: 0] >= perIP {
+            refuse(
+                id, peer: peer, "\(perIP) connections from your address already; close one first",
+                "max-per-ip")
+        } else {
+            let client = Client(id: id, peer: peer, at: now.uptime)
+            clients[id] = client
+            clientsPerHost[host, default: 0] += 1
+            outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])
+            outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: id)
+        }
+        return drain()
+    }
+
+    /// Handles one framed line from connection `id`: every command gets exactly one final line, and the
+    /// events it causes are queued before that line.
+    public func handle(_ frame: LineFramer.Frame, from id: ConnectionID, at now: Instant) -> [Effect] {
+        if let client = clients[id] { received(frame, from: client, at: now) }
+        return drain()
+    }
+
+    /// The shell lost connection `id` (the peer closed, a write failed, or it stopped reading): its player
+    /// goes away into the grace period, a spectator stops watching.
+    public func disconnected(_ id: ConnectionID, reason: String, at now: Instant) -> [Effect] {
+        if let client = clients[id] { forget(client, reason: reason, at: now) }
+        return drain()
+    }
+
+    /// Runs the timers due at `now`: registration deadlines, idle timeouts, server `PING`s and expired
+    /// grace periods. The shell calls it about once a second.
+    public func tick(at now: Instant) -> [Effect] {
+        let time = now.uptime
+        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+            if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
+                outbox.log(.info, "unregistered", [("id", "\(client.id)"), ("peer", client.peer)])
+                close(client, saying: "no HELLO within \(Int(configuration.registrationTimeout)) s", at: now)
+            } else if time - client.lastActivity > configuration.idleTimeout {
+                outbox.log(.info, "idle", [("id", "\(client.id)"), ("peer", client.peer)])
+                close(client, saying: "idle for \(Int(configuration.idleTimeout)) s", at: now)
+            } else if time - max(client.lastActivity, client.lastPingAt) >= configuration.pingInterval {
+                pingCounter += 1
+                client.lastPingAt = time
+                outbox.send(.ping("\(pingCounter)"), to: client.id)
+            }
+        }
+        for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
+            guard let since = session.awaySince, time - since > configuration.grace else { continue }
+            outbox.log(.info, "grace-expired", [("name", session.name)])
+            release(session, at: now)
+        }
+        return drain()
+    }
+
+    /// Says `BYE <reason>` to every connection and closes them all; nobody goes into grace, since the
+    /// server is going away, not the players.
+    public func shutDown(reason: String, at now: Instant) -> [Effect] {
+        outbox.log(.info, "shutdown", [("clients", "\(clients.count)"), ("reason", reason)])
+        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+            client.session = nil
+            close(client, saying: reason, at: now)
+        }
+        return drain()
+    }
+
+    // MARK: Connections
+
+    /// Turns a new connection away with one `ERR - FULL` line instead of the greeting.
+    private func refuse(_ id: ConnectionID, peer: String, _ text: String, _ reason: String) {
+        outbox.log(.warn, "refuse", [("peer", peer), ("reason", reason)])
+        outbox.send(ProtocolError("-", .full, text).line, to: id)
+        outbox.close(id, reason: reason)
+    }
+
+    /// Says `BYE <reason>` and closes the connection after it.
+    func close(_ client: Client, saying reason: String, at now: Instant) {
+        outbox.send(.bye(reason), to: client.id)
+        close(client, reason: reason, at: now)
+    }
+
+    /// Closes the connection once what is queued for it is written, and forgets it at once.
+    func close(_ client: Client, reason: String, at now: Instant) {
+        forget(client, reason: reason, at: now)
+        outbox.close(client.id, reason: reason)
+    }
+
+    /// Forgets a connection: its player goes away into grace, a spectator stops watching.
+    private func forget(_ client: Client, reason: String, at now: Instant) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        if let count = clientsPerHost[client.host], count > 1 {
+            clientsPerHost[client.host] = count - 1
+        } else {
+            clientsPerHost[client.host] = nil
+        }
+        outbox.log(.info, "disconnect", [("id", "\(client.id)"), ("peer", client.peer), ("reason", reason)])
+        if let room = client.watching {
+            room.removeSpectator(client)
+            removeIfEmpty(room)
+        }
+        if let session = client.session, session.connection == client.id {
+            session.connection = nil
+            session.awaySince = now.uptime
+            session.room?.presenceChanged(session)
+        }
+        client.session = nil
+    }
+
+    /// Forgets a player: frees the seat and the name.
+    func release(_ session: Session, at now: Instant) {
+        if let room = session.room {
+            room.unseat(session)
+            removeIfEmpty(room)
+        }
+        sessionsByName[session.name] = nil
+        sessionsByToken[session.token] = nil
+    }
+
+    func removeIfEmpty(_ room: Room) {
+        guard room.isEmpty, rooms[room.name] === room else { return }
+        rooms[room.name] = nil
+        outbox.record(.close(room: room.name))
+        outbox.log(.info, "room-closed", [("room", room.name)])
+    }
+
+    /// A seed for a new room: the configured seed and the room's name, or fresh randomness.
+    func makeRoomSeed(for name: String) -> UInt64 {
+        guard let seed = configuration.seed else { return UInt64.random(in: .min ... .max) }
+        // FNV-1a of the name: stable across runs, unlike `hashValue`.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return seed ^ hash
+    }
+
+    /// Hands out what this call produced.
+    func drain() -> [Effect] { outbox.drain() }
+}

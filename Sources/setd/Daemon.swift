@@ -1,0 +1,89 @@
+import Dispatch
+import SetServer
+import SetServerCore
+import SetSocket
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `setd`: parses the command line, starts the server, prints how friends connect, and exits on
+/// SIGINT or SIGTERM after telling every client `BYE`.
+enum Daemon {
+    /// Runs `setd` with the process's arguments; never returns.
+    static func main(_ arguments: [String]) -> Never {
+        let action: DaemonCommand.Action
+        do {
+            action = try DaemonCommand.parse(Array(arguments.dropFirst()))
+        } catch {
+            printError("setd: \(error)")
+            exit(2)
+        }
+        switch action {
+        case .help:
+            print(DaemonCommand.usage)
+            exit(0)
+        case .version:
+            print(DaemonCommand.version)
+            exit(0)
+        case .run(let configuration):
+            run(configuration)
+        }
+    }
+
+    private static func run(_ configuration: ServerConfiguration) -> Never {
+        raiseDescriptorLimit()
+        let server = Server(configuration: configuration)
+        let port: UInt16
+        do {
+            port = try server.start()
+        } catch let error as SocketError {
+            printError("setd: cannot listen on port \(configuration.port): \(error)")
+            exit(1)
+        } catch {
+            printError("setd: cannot start: \(error)")
+            exit(1)
+        }
+        let signals = exitOnSignals(server)
+        var banner = "setd listening on port \(port); friends can connect with:\n"
+        let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
+        for address in addresses {
+            banner +=
+                address.contains(":") ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
+        }
+        // Unbuffered, so that a script reading the port sees it at once.
+        write(1, banner)
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+
+    /// Says `BYE` to every client when SIGINT or SIGTERM arrives, closes everything and exits with 0.
+    private static func exitOnSignals(_ server: Server) -> [DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "setd.signals")
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { @Sendable in
+                server.stop(reason: "server shutting down")
+                exit(0)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    private static func printError(_ text: String) { write(2, text + "\n") }
+
+    private static func write(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Lifts the soft descriptor limit to the hard one: 10,000 players need 10,000 descriptors.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
+    }
+}
