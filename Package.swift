@@ -22,13 +22,21 @@ let package = Package(
         .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
         // The client's view of a game, the terminal renderer, and the bots.
         .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        // Test helpers shared by the test targets: the in-memory server, loopback clients, oracles.
+        .target(
+            name: "SetTestSupport", dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame"]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol"]),
-        .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetServerCore", "SetProtocol", "SetGame"]),
+        .testTarget(
+            name: "SetServerTests",
+            dependencies: ["SetServer", "SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
+        .testTarget(
+            name: "SetServerCoreTests",
+            dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient"]),
     ]
 )

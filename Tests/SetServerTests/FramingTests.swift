@@ -1,3 +1,4 @@
+import SetTestSupport
 import Testing
 
 /// Lines on the wire: pipelining, line endings, case, blank lines, over-long and malformed input.

@@ -1,5 +1,6 @@
 import SetServer
 import SetServerCore
+import SetTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import SetTestSupport
 import Testing
 
 /// The limits that protect the server and everyone on it; each test hits one.

@@ -1,3 +1,4 @@
+import SetTestSupport
 import Testing
 
 /// Who may connect, join, watch and read, and for how long a connection may stay silent.

@@ -1,3 +1,4 @@
+import SetTestSupport
 import Testing
 
 #if canImport(Glibc)

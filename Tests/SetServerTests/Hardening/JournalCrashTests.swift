@@ -1,4 +1,5 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import SetTestSupport
 import Testing
 
 /// Matchismo over the wire: turns, choices and their history.
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func playersTakeTurnsAndChoicesAreHistory() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, annJoin) = try server.player("ann", room: "m", options: "matchismo n=2")
         #expect(annJoin.lines.first == "ROOM m matchismo 1 playing")
@@ -126,7 +127,7 @@ import Testing
     @Test func aCardNobodyHasSeenCannotBeChosenByCode() throws {
         // A face-down card is sent as ?? so that players must find it; naming a code must not turn up a
         // card nobody has seen, nor tell whether that card is on the board.
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, _) = try server.player("ann", room: "hidden", options: "matchismo")
         var outcomes: [String: [String]] = [:]
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func matchCountMustMatchTheRoom() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (_, join) = try server.player("ann", room: "trio", options: "matchismo n=3")
         #expect(join.lines.contains("OPTIONS n=3"))

@@ -1,9 +1,10 @@
+import SetTestSupport
 import Testing
 
 /// Watching a room and talking in it.
 @Suite struct SpectatorTests {
     @Test func aSpectatorSeesTheGameButCannotPlay() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "show")
         let fan = try server.connect("fan")
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func chatIsSanitisedForEveryone() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, _) = try server.player("ann", room: "talk")
         let (bob, _) = try server.player("bob", room: "talk")
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func watchingAnotherRoomGivesUpTheSeat() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, _) = try server.player("ann", room: "here")
         let (bob, _) = try server.player("bob", room: "here")

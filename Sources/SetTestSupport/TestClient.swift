@@ -1,18 +1,10 @@
-import Testing
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Why a test client gave up: a timeout, an early end of file or a failed system call, with the lines
-/// received so far so that a failing test says what the server actually sent.
-struct ClientError: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// How many times slower than a plain debug build this run is, from `SETD_TEST_TIME_SCALE` (CI sets it for
 /// the ThreadSanitizer pass, which runs the server several times slower).
-let testTimeScale: Double = {
+public let testTimeScale: Double = {
     guard let text = getenv("SETD_TEST_TIME_SCALE"), let scale = Double(String(cString: text)), scale >= 1
     else { return 1 }
     return scale
@@ -21,46 +13,21 @@ let testTimeScale: Double = {
 /// Monotonic seconds, for deadlines and latency bounds. Test time runs `testTimeScale` times slower than
 /// the wall clock, so that every deadline and every "answered within" bound stretches together on a
 /// slow build, while `pause` still sleeps real seconds (the server's own timers are real).
-func monotonicNow() -> Double {
+public func monotonicNow() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9) / testTimeScale
 }
 
 /// Sleeps the calling thread; the tests are blocking by design, so every wait is bounded.
-func pause(_ seconds: Double) {
+public func pause(_ seconds: Double) {
     usleep(UInt32(seconds * 1_000_000))
 }
 
-/// A reply: the data lines before the final line, and the final `OK …`/`ERR …` line itself.
-struct Reply: CustomStringConvertible {
-    /// Every line before the final one (events that arrived first, then the reply's data lines).
-    var lines: [String]
-    /// The `OK …` or `ERR …` line.
-    var final: String
-
-    var description: String { (lines + [final]).joined(separator: "\n") }
-
-    /// Whether the final line is `OK <verb>…`.
-    func isOK(_ verb: String) -> Bool { final == "OK \(verb)" || final.hasPrefix("OK \(verb) ") }
-
-    /// The error code of an `ERR` final line, or `nil`.
-    var errorCode: String? {
-        let words = final.split(separator: " ")
-        guard words.first == "ERR", words.count >= 3 else { return nil }
-        return String(words[2])
-    }
-}
-
-/// Whether a line ends a reply.
-func isFinalLine(_ line: String) -> Bool { line.hasPrefix("OK ") || line == "OK" || line.hasPrefix("ERR ") }
-
-/// A blocking TCP client for one loopback connection. Every read waits at most its timeout, so no test
-/// can hang on a server that stays silent.
 /// Opens a blocking TCP socket to 127.0.0.1:`port`. `receiveBufferSize` shrinks its receive buffer
 /// before connecting, so a client that stops reading backs the server up quickly; `configure` sets any
 /// other option first.
-func connectToLoopback(
+public func connectToLoopback(
     port: UInt16, label: String, receiveBufferSize: Int32? = nil, configure: (Int32) -> Void = { _ in }
 ) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -86,20 +53,22 @@ func connectToLoopback(
     return fd
 }
 
-final class TestClient {
-    let label: String
+/// A blocking TCP client for one loopback connection. Every read waits at most its timeout, so no test
+/// can hang on a server that stays silent.
+public final class TestClient {
+    public let label: String
     private var fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
-    private(set) var isAtEOF = false
+    public private(set) var isAtEOF = false
     /// The last lines received, for error messages.
     private var recent: [String] = []
     /// Bytes received in all.
-    private(set) var bytesReceived = 0
+    public private(set) var bytesReceived = 0
 
     /// Connects to 127.0.0.1:`port`. `receiveBufferSize` shrinks the socket's receive buffer before
     /// connecting, so that a client which stops reading backs the server up quickly.
-    init(port: UInt16, label: String, receiveBufferSize: Int32? = nil) throws {
+    public init(port: UInt16, label: String, receiveBufferSize: Int32? = nil) throws {
         self.label = label
         // Writes block at most this long, in case the server stops reading.
         fd = try connectToLoopback(port: port, label: label, receiveBufferSize: receiveBufferSize) { fd in
@@ -113,7 +82,7 @@ final class TestClient {
     deinit { close() }
 
     /// Closes the socket (the server sees a normal end of file).
-    func close() {
+    public func close() {
         guard fd >= 0 else { return }
         Glibc.close(fd)
         fd = -1
@@ -122,17 +91,17 @@ final class TestClient {
     // MARK: Writing
 
     /// Sends one line with an LF.
-    func send(_ line: String) throws {
+    public func send(_ line: String) throws {
         try send(bytes: Array((line + "\n").utf8))
     }
 
     /// Sends several lines in one write.
-    func send(lines: [String]) throws {
+    public func send(lines: [String]) throws {
         try send(bytes: Array(lines.map { $0 + "\n" }.joined().utf8))
     }
 
     /// Sends raw bytes, all of them, blocking at most 10 s per write.
-    func send(bytes: [UInt8]) throws {
+    public func send(bytes: [UInt8]) throws {
         var offset = 0
         try bytes.withUnsafeBytes { raw in
             while offset < raw.count {
@@ -147,7 +116,7 @@ final class TestClient {
     }
 
     /// Sends a line and reads its reply.
-    func request(_ line: String, timeout: Double = 5) throws -> Reply {
+    public func request(_ line: String, timeout: Double = 5) throws -> Reply {
         try send(line)
         return try readReply(timeout: timeout)
     }
@@ -207,7 +176,7 @@ final class TestClient {
     }
 
     /// The next line, or `nil` at end of file; throws after `timeout` seconds of waiting.
-    func readLineOrEOF(timeout: Double = 5) throws -> String? {
+    public func readLineOrEOF(timeout: Double = 5) throws -> String? {
         let deadline = monotonicNow() + timeout
         while true {
             if let line = takeLine() { return line }
@@ -217,7 +186,7 @@ final class TestClient {
     }
 
     /// The next line; throws on end of file or after `timeout` seconds.
-    func readLine(timeout: Double = 5) throws -> String {
+    public func readLine(timeout: Double = 5) throws -> String {
         guard let line = try readLineOrEOF(timeout: timeout) else {
             throw ClientError(description: "\(label): end of file while waiting for a line\(context)")
         }
@@ -225,7 +194,7 @@ final class TestClient {
     }
 
     /// Reads lines up to and including the next final line (`OK …`/`ERR …`).
-    func readReply(timeout: Double = 5) throws -> Reply {
+    public func readReply(timeout: Double = 5) throws -> Reply {
         let deadline = monotonicNow() + timeout
         var lines: [String] = []
         while true {
@@ -237,7 +206,7 @@ final class TestClient {
 
     /// Reads lines until one satisfies `predicate`; returns the lines skipped and the one found.
     @discardableResult
-    func expect(
+    public func expect(
         _ what: String, timeout: Double = 5, where predicate: (String) -> Bool
     ) throws -> (skipped: [String], line: String) {
         let deadline = monotonicNow() + timeout
@@ -254,13 +223,13 @@ final class TestClient {
 
     /// Reads lines until one starts with `prefix`.
     @discardableResult
-    func expect(prefix: String, timeout: Double = 5) throws -> (skipped: [String], line: String) {
+    public func expect(prefix: String, timeout: Double = 5) throws -> (skipped: [String], line: String) {
         try expect("a line starting '\(prefix)'", timeout: timeout) { $0.hasPrefix(prefix) }
     }
 
     /// Reads until end of file; returns the lines read on the way.
     @discardableResult
-    func expectEOF(timeout: Double = 5) throws -> [String] {
+    public func expectEOF(timeout: Double = 5) throws -> [String] {
         let deadline = monotonicNow() + timeout
         var lines: [String] = []
         while let line = try readLineOrEOF(timeout: max(0.001, deadline - monotonicNow())) {
@@ -270,7 +239,7 @@ final class TestClient {
     }
 
     /// The lines that arrive within `seconds` (none is fine); stops early at end of file.
-    func lines(arrivingWithin seconds: Double) throws -> [String] {
+    public func lines(arrivingWithin seconds: Double) throws -> [String] {
         let deadline = monotonicNow() + seconds
         var lines: [String] = []
         while !isAtEOF {
@@ -291,7 +260,7 @@ final class TestClient {
 
     /// Reads and throws away whatever has arrived, without waiting; returns the bytes dropped.
     @discardableResult
-    func discardAvailable() throws -> Int {
+    public func discardAvailable() throws -> Int {
         var dropped = 0
         while !isAtEOF {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

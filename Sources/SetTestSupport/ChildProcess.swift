@@ -1,17 +1,17 @@
-import Testing
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A child process with its output on pipes.
-struct Child {
-    var pid: pid_t
-    var stdout: Int32
-    var stderr: Int32
+public struct Child {
+    public var pid: pid_t
+    public var stdout: Int32
+    public var stderr: Int32
 
     /// Reads what the pipe has until `deadline` or until `done` says enough.
-    static func read(_ fd: Int32, until deadline: Double, done: (String) -> Bool = { _ in false }) -> String {
+    public static func read(_ fd: Int32, until deadline: Double, done: (String) -> Bool = { _ in false })
+        -> String
+    {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while monotonicNow() < deadline, !done(String(decoding: bytes, as: UTF8.self)) {
@@ -27,7 +27,7 @@ struct Child {
 
     /// Waits up to `timeout` seconds for the child to exit; returns its exit status, or `nil` if it did not
     /// exit normally (it is killed after the timeout).
-    func waitForExit(timeout: Double) -> Int32? {
+    public func waitForExit(timeout: Double) -> Int32? {
         let deadline = monotonicNow() + timeout
         var status: Int32 = 0
         while monotonicNow() < deadline {
@@ -42,14 +42,14 @@ struct Child {
         return nil
     }
 
-    func closePipes() {
+    public func closePipes() {
         close(stdout)
         close(stderr)
     }
 }
 
 /// The built `setd`: next to the test bundle, or in the package's default build folder.
-func setdPath() throws -> String {
+public func setdPath() throws -> String {
     var candidates: [String] = []
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -76,12 +76,12 @@ func setdPath() throws -> String {
 }
 
 /// Starts `setd` with `arguments`, stdin from /dev/null and stdout and stderr on pipes.
-func spawnSetd(_ arguments: [String]) throws -> Child {
+public func spawnSetd(_ arguments: [String]) throws -> Child {
     try spawn(try setdPath(), arguments)
 }
 
 /// This test binary, for running one test in a process of its own.
-func testBinaryPath() -> String? {
+public func testBinaryPath() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard length > 0 else { return nil }
@@ -90,7 +90,7 @@ func testBinaryPath() -> String? {
 
 /// Starts `path` with `arguments` and `environment` (`NAME=value`), stdin from /dev/null and stdout and
 /// stderr on pipes.
-func spawn(_ path: String, _ arguments: [String], environment: [String] = []) throws -> Child {
+public func spawn(_ path: String, _ arguments: [String], environment: [String] = []) throws -> Child {
     var out: [Int32] = [0, 0]
     var err: [Int32] = [0, 0]
     guard pipe(&out) == 0, pipe(&err) == 0 else {

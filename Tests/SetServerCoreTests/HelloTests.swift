@@ -1,11 +1,12 @@
+import SetTestSupport
 import Testing
 
 /// The greeting and naming: what a newcomer sees before playing.
 @Suite struct HelloTests {
     @Test func greetingIsTheFirstLine() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
-        let client = try TestClient(port: server.port, label: "newcomer")
+        let client = server.open("newcomer")
         let greeting = try client.readLine()
         let parts = words(greeting)
         #expect(parts.first == "SETD")
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func helloGivesNameAndToken() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("ann")
         let reply = try client.request("HELLO ann")
@@ -35,7 +36,7 @@ import Testing
         "bad!name", "seventeen-chars-x", "ünïcode", "a.b", "a/b", "spa\u{7F}ce",
     ])
     func badNamesAreRefused(name: String) throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("picky")
         let reply = try client.request("HELLO \(name)")
@@ -45,14 +46,14 @@ import Testing
     }
 
     @Test func sixteenCharactersAreEnough() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("long")
         #expect(try client.request("HELLO abcdefghijklmnop").isOK("HELLO abcdefghijklmnop"))
     }
 
     @Test func takenNameIsRefused() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (_, _) = try server.named("ann")
         let second = try server.connect("second")
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func secondHelloIsAlready() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, _) = try server.named("ann")
         #expect(try client.request("HELLO bob").final.hasPrefix("ERR HELLO ALREADY "))
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func commandsThatNeedANameSayNoName() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("anonymous")
         for command in ["JOIN lobby", "CHOOSE a b c", "CHAT hello", "NEW", "HINT", "LEAVE"] {

@@ -1,10 +1,11 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 /// SET played over the wire: claims, the events everyone sees, the end of a game and new games.
 @Suite struct SetPlayTests {
     @Test func twoPlayersPlayAGameToTheEnd() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, annJoin) = try server.player("ann", room: "g")
         #expect(annJoin.lines.first == "ROOM g set 1 playing")
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func simultaneousClaimsOfOneSetHaveOneWinner() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, _) = try server.player("ann", room: "race")
         let (bob, bobJoin) = try server.player("bob", room: "race")
@@ -162,7 +163,7 @@ import Testing
     }
 
     @Test func newGameMidGameIsAVote() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, annJoin) = try server.player("ann", room: "vote")
         let (bob, _) = try server.player("bob", room: "vote")
@@ -190,7 +191,7 @@ import Testing
     }
 
     @Test func aLonePlayerStartsANewGameAtOnceWithNewOptions() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (solo, _) = try server.player("solo", room: "alone")
         let reply = try solo.request("NEW mode=junior penalty=0")
@@ -204,7 +205,7 @@ import Testing
     }
 
     @Test func hintNamesACardOfASet() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "hints")
         let board = try #require(BoardView.last(in: join.lines))
@@ -221,7 +222,7 @@ import Testing
     }
 
     @Test func roomsListsEveryRoom() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, _) = try server.player("ann", room: "beta")
         let (_, _) = try server.player("bob", room: "alpha", options: "matchismo")
@@ -234,7 +235,7 @@ import Testing
     }
 
     @Test func leavingIsSeenAndScoreIsKeptOnReturn() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, annJoin) = try server.player("ann", room: "back")
         let (bob, _) = try server.player("bob", room: "back")

@@ -1,20 +1,19 @@
 import SetServer
 import SetServerCore
 import Synchronization
-import Testing
 
 /// Stopped servers are kept, never freed: a server's sockets finish cancelling on its queue after
 /// `stop()` returns, and a test must not race that teardown.
 private let stoppedServers = Mutex<[Server]>([])
 
 /// An in-process `setd` on 127.0.0.1 and a free port, with a fixed seed so every deal replays.
-final class TestServer {
-    let server: Server
-    let port: UInt16
+public final class TestServer {
+    public let server: Server
+    public let port: UInt16
     private var isStopped = false
 
     /// Starts a server; `configure` adjusts the test defaults (loopback, port 0, seed 42, quiet logs).
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    public init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -26,7 +25,7 @@ final class TestServer {
     }
 
     /// Stops the server (everyone gets `BYE`); safe to call twice.
-    func stop() {
+    public func stop() {
         guard !isStopped else { return }
         isStopped = true
         server.stop()
@@ -35,7 +34,7 @@ final class TestServer {
     }
 
     /// Connects and checks the greeting.
-    func connect(_ label: String, receiveBufferSize: Int32? = nil) throws -> TestClient {
+    public func connect(_ label: String, receiveBufferSize: Int32? = nil) throws -> TestClient {
         let client = try TestClient(port: port, label: label, receiveBufferSize: receiveBufferSize)
         let greeting = try client.readLine()
         guard greeting.hasPrefix("SETD 1 ") else {
@@ -45,7 +44,7 @@ final class TestServer {
     }
 
     /// Connects and says `HELLO <name>`; returns the client and its token.
-    func named(_ name: String, receiveBufferSize: Int32? = nil) throws -> (TestClient, String) {
+    public func named(_ name: String, receiveBufferSize: Int32? = nil) throws -> (TestClient, String) {
         let client = try connect(name, receiveBufferSize: receiveBufferSize)
         let reply = try client.request("HELLO \(name)")
         let words = reply.final.split(separator: " ")
@@ -57,7 +56,7 @@ final class TestServer {
 
     /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client
     /// and the join reply (the snapshot).
-    func player(
+    public func player(
         _ name: String, room: String, options: String = "", receiveBufferSize: Int32? = nil
     ) throws -> (TestClient, Reply) {
         let (client, _) = try named(name, receiveBufferSize: receiveBufferSize)

@@ -1,14 +1,12 @@
-import Testing
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A fresh directory under /tmp, removed with everything in it by ``remove()``.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init(_ prefix: String = "setd-test") throws {
+    public init(_ prefix: String = "setd-test") throws {
         var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw ClientError(description: "mkdtemp failed, errno \(errno)")
@@ -19,17 +17,17 @@ final class TemporaryDirectory {
     deinit { remove() }
 
     /// The names in the directory (not `.` or `..`).
-    var entries: [String] { directoryEntries(path) }
+    public var entries: [String] { directoryEntries(path) }
 
     /// Deletes the files in the directory (it holds no subdirectories), then the directory.
-    func remove() {
+    public func remove() {
         for name in entries { unlink(path + "/" + name) }
         rmdir(path)
     }
 }
 
 /// The names in directory `path`, without `.` and `..`; empty if it cannot be read.
-func directoryEntries(_ path: String) -> [String] {
+public func directoryEntries(_ path: String) -> [String] {
     guard let directory = opendir(path) else { return [] }
     defer { closedir(directory) }
     var names: [String] = []
@@ -43,7 +41,7 @@ func directoryEntries(_ path: String) -> [String] {
 }
 
 /// The whole content of a file, or `nil` if it cannot be read.
-func readFile(_ path: String) -> [UInt8]? {
+public func readFile(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -57,7 +55,7 @@ func readFile(_ path: String) -> [UInt8]? {
 }
 
 /// Appends `bytes` to the file at `path` with one `write`.
-func appendToFile(_ path: String, _ bytes: [UInt8]) throws {
+public func appendToFile(_ path: String, _ bytes: [UInt8]) throws {
     let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
     guard fd >= 0 else { throw ClientError(description: "cannot open \(path), errno \(errno)") }
     defer { close(fd) }
@@ -67,16 +65,16 @@ func appendToFile(_ path: String, _ bytes: [UInt8]) throws {
 
 /// The built `setd` running as a child process on 127.0.0.1 and a free port, its port read from the
 /// banner. Its stderr (the log) is collected when it exits.
-final class Daemon {
-    let child: Child
-    let port: UInt16
+public final class Daemon {
+    public let child: Child
+    public let port: UInt16
     private var hasExited = false
     /// What the daemon logged, once it has exited.
-    private(set) var log = ""
+    public private(set) var log = ""
 
     /// Starts `setd --host 127.0.0.1 --port 0 --log-level warn` and `arguments`; with `directory`, the
     /// daemon runs in it (through `/bin/sh -c 'cd … && exec setd …'`, so the pid is still setd's).
-    init(_ arguments: [String], workingDirectory directory: String? = nil) throws {
+    public init(_ arguments: [String], workingDirectory directory: String? = nil) throws {
         let setd = try setdPath()
         let all = ["--host", "127.0.0.1", "--port", "0", "--log-level", "warn"] + arguments
         if let directory {
@@ -104,7 +102,7 @@ final class Daemon {
     }
 
     /// Connects a test client and checks the greeting.
-    func connect(_ label: String) throws -> TestClient {
+    public func connect(_ label: String) throws -> TestClient {
         let client = try TestClient(port: port, label: label)
         let greeting = try client.readLine()
         guard greeting.hasPrefix("SETD 1 ") else {
@@ -114,7 +112,7 @@ final class Daemon {
     }
 
     /// `kill -9`: the daemon gets no chance to write or close anything.
-    func kill9() {
+    public func kill9() {
         guard !hasExited else { return }
         kill(child.pid, SIGKILL)
         _ = child.waitForExit(timeout: 5)
@@ -123,7 +121,7 @@ final class Daemon {
 
     /// SIGTERM, as a host stops it; returns the exit status (`nil` if it did not exit by itself).
     @discardableResult
-    func terminate() -> Int32? {
+    public func terminate() -> Int32? {
         guard !hasExited else { return nil }
         kill(child.pid, SIGTERM)
         let status = child.waitForExit(timeout: 5)
@@ -137,11 +135,11 @@ final class Daemon {
     }
 
     /// Where the daemon's open descriptors point (`socket:[…]`, `pipe:[…]`, paths), while it runs.
-    var openDescriptorTargets: [String] { descriptorTargets(pid: child.pid) }
+    public var openDescriptorTargets: [String] { descriptorTargets(pid: child.pid) }
 }
 
 /// The targets of the descriptors of process `pid`, read from /proc.
-func descriptorTargets(pid: pid_t?) -> [String] {
+public func descriptorTargets(pid: pid_t?) -> [String] {
     let directory = pid.map { "/proc/\($0)/fd" } ?? "/proc/self/fd"
     var targets: [String] = []
     for name in directoryEntries(directory) {
@@ -154,12 +152,12 @@ func descriptorTargets(pid: pid_t?) -> [String] {
 }
 
 /// Descriptors open in this process.
-func openDescriptorCount() -> Int { directoryEntries("/proc/self/fd").count }
+public func openDescriptorCount() -> Int { directoryEntries("/proc/self/fd").count }
 
 /// Descriptors of this process that are TCP sockets whose local port is `port`: an in-process server's
 /// listener and the connections it accepted. Other tests running in parallel never use that port, so
 /// unlike the total count this one is exact.
-func socketDescriptorCount(localPort port: UInt16) -> Int {
+public func socketDescriptorCount(localPort port: UInt16) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
         guard let bytes = readFile(table) else { continue }
@@ -178,7 +176,7 @@ func socketDescriptorCount(localPort port: UInt16) -> Int {
 }
 
 /// This process's resident memory in bytes, from /proc/self/status.
-func residentMemoryBytes() -> Int {
+public func residentMemoryBytes() -> Int {
     guard let bytes = readFile("/proc/self/status") else { return 0 }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmRSS:") {
         let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -188,7 +186,7 @@ func residentMemoryBytes() -> Int {
 }
 
 /// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
-func eventually(timeout: Double, _ condition: () -> Bool) -> Bool {
+public func eventually(timeout: Double, _ condition: () -> Bool) -> Bool {
     let deadline = monotonicNow() + timeout
     while true {
         if condition() { return true }

@@ -1,11 +1,12 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 /// Every refusal a client can provoke, and what it costs (or does not).
 @Suite struct ErrorTests {
     @Test(arguments: ["FROB", "frob x y", "HELLOO ann", "J0IN r", "\u{1B}[2Jboom"])
     func unknownVerb(line: String) throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("typo")
         let reply = try client.request(line)
@@ -20,7 +21,7 @@ import Testing
         "CHAT    ", "CHAT \u{1B}[31m\u{07}", "WATCH", "WATCH a b c", "PING x", "HELP x", "QUIT x",
     ])
     func wrongArityIsArgs(line: String) throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, _) = try server.player("ann", room: "args")
         let verb = line.split(separator: " ").first!.uppercased()
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func malformedClaimsAreArgs() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, join) = try server.player("ann", room: "claims")
         let board = try #require(BoardView.last(in: join.lines))
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func notASetCostsThePenaltyAndEveryoneSeesIt() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "wrong")
         let (bob, _) = try server.player("bob", room: "wrong")
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func notASetIsFreeWithPenaltyZero() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "kind", options: "penalty=0")
         #expect(join.lines.contains("OPTIONS mode=normal penalty=0 hints=on"))
@@ -93,7 +94,7 @@ import Testing
     }
 
     @Test func staleClaimsCostNothing() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "stale")
         let (bob, _) = try server.player("bob", room: "stale")
@@ -129,7 +130,7 @@ import Testing
     }
 
     @Test func positionsWithoutRevisionRightAfterAChangeAreStale() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "window")
         var board = try #require(BoardView.last(in: join.lines))
@@ -148,7 +149,7 @@ import Testing
         board = try #require(BoardView.last(in: withRev.lines))
 
         // A second later the board is the one the player sees.
-        pause(1.2)
+        server.advance(by: 1.2)
         let set2 = try #require(board.sets.first)
         let late = try ann.request(board.claim(set2, withRevision: false))
         #expect(late.isOK("CHOOSE"), "\(late)")
@@ -156,7 +157,7 @@ import Testing
     }
 
     @Test func commandsThatNeedARoomSayNoRoom() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, _) = try server.named("roomless")
         for line in ["LEAVE", "STATE", "CHOOSE a b c", "HINT", "NEW", "HISTORY", "CHAT hello"] {
@@ -174,7 +175,7 @@ import Testing
     }
 
     @Test func unknownRoomsAreNoSuchRoom() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("lost")
         #expect(try client.request("WATCH nowhere").final.hasPrefix("ERR WATCH NOSUCHROOM "))
@@ -183,7 +184,7 @@ import Testing
     }
 
     @Test func joiningWithOtherGameOrOptionsIsMismatch() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (_, _) = try server.player("ann", room: "plain")
         let (_, _) = try server.player("carl", room: "cards", options: "matchismo n=2")
@@ -207,7 +208,7 @@ import Testing
         "JOIN x set n=2", "JOIN x novalue", "JOIN x =3", "JOIN x mode=", "NEW x", "NEW mode=huge",
     ])
     func badOptions(line: String) throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, _) = try server.player("ann", room: "home")
         let verb = words(line)[0]
@@ -219,14 +220,14 @@ import Testing
 
     @Test(arguments: ["bad!room", "seventeen-chars-x", "dot.room"])
     func badRoomNames(room: String) throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (client, _) = try server.named("ann")
         #expect(try client.request("JOIN \(room)").final.hasPrefix("ERR JOIN BADNAME "))
     }
 
     @Test func hintsOffAndMatchismoHaveNoHints() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "strict", options: "hints=off")
         #expect(join.lines.contains("OPTIONS mode=normal penalty=1 hints=off"))
@@ -236,7 +237,7 @@ import Testing
     }
 
     @Test func roomLimitIsTooManyRooms() throws {
-        let server = try TestServer { $0.maxRooms = 2 }
+        let server = EmbeddedServer { $0.maxRooms = 2 }
         defer { server.stop() }
         let (_, _) = try server.player("ann", room: "one")
         let (bob, _) = try server.player("bob", room: "two")
@@ -250,7 +251,7 @@ import Testing
     }
 
     @Test func unknownTokenIsBadToken() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let client = try server.connect("guess")
         #expect(

@@ -1,10 +1,11 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 /// The SET variants a room can be created with.
 @Suite struct SetModeTests {
     @Test func chainModeMakesEachSetReuseACardOfTheLast() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "chain", options: "mode=chain")
         #expect(join.lines.contains("OPTIONS mode=chain penalty=1 hints=on"))
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func ultraModeTakesFourCards() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "ultra", options: "mode=ultra")
         #expect(join.lines.contains("OPTIONS mode=ultra penalty=1 hints=on"))
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func juniorModeDealsSolidCardsOnly() throws {
-        let server = try TestServer()
+        let server = EmbeddedServer()
         defer { server.stop() }
         let (ann, join) = try server.player("ann", room: "junior", options: "mode=junior")
         var board = try #require(BoardView.last(in: join.lines))
