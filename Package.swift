@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "SetServer", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The client's view of a game, the terminal renderer, and the bots.
         .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        // Reference oracles written from the rules and protocol.md, shared by the tests and the fuzzers.
+        .target(name: "SetTestSupport", dependencies: ["SetGame", "SetProtocol"]),
         .executableTarget(name: "setd", dependencies: ["SetServer"]),
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
