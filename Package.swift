@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
-        .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol"]),
+        .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetProtocol", "SetGame"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient"]),
     ]
