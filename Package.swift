@@ -28,7 +28,8 @@ let package = Package(
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
-        .testTarget(name: "SetServerTests", dependencies: ["SetServer", "SetProtocol", "SetGame"]),
+        .testTarget(
+            name: "SetServerTests", dependencies: ["SetServer", "SetProtocol", "SetGame", "SetTestSupport"]),
         .testTarget(name: "SetClientTests", dependencies: ["SetClient"]),
     ]
 )
