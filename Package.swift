@@ -22,15 +22,16 @@ let package = Package(
         .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
         // The client's view of a game, the terminal renderer, and the bots.
         .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
-        // Test helpers shared by the test targets: the in-memory server, loopback clients, oracles.
+        // Test helpers shared by the test targets and the fuzzers: the in-memory server, loopback
+        // clients and test daemons, and reference oracles written from the rules and protocol.md.
         .target(
             name: "SetTestSupport", dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame"]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
-        .testTarget(name: "SetGameTests", dependencies: ["SetGame"]),
-        .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol"]),
+        .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
+        .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
             dependencies: ["SetServer", "SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),

@@ -2,6 +2,8 @@
 //
 // Compiled directly with the library sources by `scripts/fuzz.sh` (not a SwiftPM target: libFuzzer brings
 // its own main), into the module of the library under test; the targets still use only the public API.
+// The reference oracles they check against (`SetReference`, `FramingReference`, ...) are the ones the tests
+// use, compiled in from Sources/SetTestSupport.
 
 #if canImport(Glibc)
     import Glibc

@@ -32,117 +32,6 @@ struct Lazy: CustomStringConvertible {
 
 // MARK: - SET
 
-/// The rules written from their definitions, to check the library against.
-enum Reference {
-    /// Each card's attributes (0, 1 or 2 each) from its public properties, by card index.
-    static let attributes: [(Int, Int, Int, Int)] = Card.all.map { card in
-        (card.count - 1, card.colour.rawValue, card.fill.rawValue, card.shape.rawValue)
-    }
-
-    /// Three distinct cards are a set when every attribute is all the same or all different: with values
-    /// 0–2, when the three values add up to a multiple of 3.
-    static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
-        guard a != b, b != c, a != c else { return false }
-        let (x, y, z) = (attributes[a.index], attributes[b.index], attributes[c.index])
-        return (x.0 + y.0 + z.0) % 3 == 0 && (x.1 + y.1 + z.1) % 3 == 0 && (x.2 + y.2 + z.2) % 3 == 0
-            && (x.3 + y.3 + z.3) % 3 == 0
-    }
-
-    /// Whether pair (a, b) and pair (c, d) are completed by the same card: a + b ≡ c + d in every attribute.
-    static func samePairSum(_ a: Card, _ b: Card, _ c: Card, _ d: Card) -> Bool {
-        let (w, x, y, z) = (
-            attributes[a.index], attributes[b.index], attributes[c.index], attributes[d.index]
-        )
-        return (w.0 + x.0 - y.0 - z.0 + 6) % 3 == 0 && (w.1 + x.1 - y.1 - z.1 + 6) % 3 == 0
-            && (w.2 + x.2 - y.2 - z.2 + 6) % 3 == 0 && (w.3 + x.3 - y.3 - z.3 + 6) % 3 == 0
-    }
-
-    /// Four distinct cards are an Ultra SET when they split into two pairs completed by the same card.
-    static func isUltra(_ a: Card, _ b: Card, _ c: Card, _ d: Card) -> Bool {
-        guard a != b, a != c, a != d, b != c, b != d, c != d else { return false }
-        return samePairSum(a, b, c, d) || samePairSum(a, c, b, d) || samePairSum(a, d, b, c)
-    }
-
-    /// Whether `cards` are a valid claim in `mode` given the chain (chain mode).
-    static func isValidClaim(_ cards: [Card], mode: SetMode, chain: [Card]?) -> Bool {
-        switch mode {
-        case .normal, .junior: return cards.count == 3 && isSet(cards[0], cards[1], cards[2])
-        case .ultra: return cards.count == 4 && isUltra(cards[0], cards[1], cards[2], cards[3])
-        case .chain:
-            guard cards.count == 3, isSet(cards[0], cards[1], cards[2]) else { return false }
-            guard let chain else { return true }
-            return cards.filter(chain.contains).count == 1
-        }
-    }
-
-    /// The board after taking `cards`, as the rules document it: holes are refilled in place, in ascending
-    /// order, from the deck while the board would otherwise hold fewer than 12 cards; any holes left are
-    /// closed by moving the last card into the first hole (or dropping the last position when it is one).
-    /// Returns the board and how many deck cards it used.
-    static func boardAfterTaking(_ cards: [Card], from board: [Card], deck: [Card]) -> ([Card], Int) {
-        var slots: [Card?] = board
-        var holes = board.indices.filter { cards.contains(board[$0]) }
-        var used = 0
-        while let hole = holes.first, board.count - holes.count < SetGame.boardSize, used < deck.count {
-            slots[hole] = deck[used]
-            used += 1
-            holes.removeFirst()
-        }
-        for hole in holes { slots[hole] = nil }
-        while let firstHole = slots.firstIndex(where: { $0 == nil }) {
-            let last = slots.removeLast()
-            if let last, firstHole < slots.count { slots[firstHole] = last }
-        }
-        return (slots.map { $0! }, used)
-    }
-
-    /// A claim as a number that ignores the order of its cards: one bit per card (81 bits in two words).
-    static func key(_ cards: [Card]) -> ClaimKey {
-        cards.reduce(ClaimKey()) { $0.adding($1) }
-    }
-
-    struct ClaimKey: Hashable {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-
-        func adding(_ card: Card) -> ClaimKey {
-            var key = self
-            if card.index < 64 {
-                key.low |= 1 << UInt64(card.index)
-            } else {
-                key.high |= 1 << UInt64(card.index - 64)
-            }
-            return key
-        }
-    }
-
-    /// Every valid claim, by trying every combination of board (and chain) cards.
-    static func allClaims(board: [Card], mode: SetMode, chain: [Card]?) -> Set<ClaimKey> {
-        let pool = board + (chain ?? [])
-        // In chain mode the pool ends with the chain cards: a chained claim has exactly one of them.
-        let chainStart = chain == nil ? pool.count : board.count
-        var found = Set<ClaimKey>()
-        let n = pool.count
-        for i in 0..<n {
-            for j in (i + 1)..<n {
-                for k in (j + 1)..<n {
-                    if mode == .ultra {
-                        for l in (k + 1)..<n where isUltra(pool[i], pool[j], pool[k], pool[l]) {
-                            found.insert(
-                                ClaimKey().adding(pool[i]).adding(pool[j]).adding(pool[k]).adding(pool[l]))
-                        }
-                    } else if isSet(pool[i], pool[j], pool[k]),
-                        chain == nil || [i, j, k].filter({ $0 >= chainStart }).count == 1
-                    {
-                        found.insert(ClaimKey().adding(pool[i]).adding(pool[j]).adding(pool[k]))
-                    }
-                }
-            }
-        }
-        return found
-    }
-}
-
 /// What a claim must do, decided from the rules before the game sees it.
 enum ExpectedClaim: Equatable {
     case success([Card])
@@ -159,7 +48,7 @@ struct SetFuzzer {
     /// Scores as the rules say they must be.
     var scores: [String: Int] = [:]
     /// Every valid claim on the current board, by brute force; recomputed when the revision changes.
-    var claims: Set<Reference.ClaimKey> = []
+    var claims: Set<SetReference.ClaimKey> = []
     var claimsRevision = 0
     var operations = 0
 
@@ -313,33 +202,20 @@ struct SetFuzzer {
         var pool = Card.all
         let cards = (0..<input.number(below: 22)).map { _ in pool.remove(at: input.number(below: pool.count))
         }
-        var sets: [[Int]] = []
         for i in cards.indices {
             for j in cards.indices where j > i {
                 let third = SetRules.completing(cards[i], cards[j])
-                require(Reference.isSet(cards[i], cards[j], third), "completing(\(cards[i]), \(cards[j]))")
-                for k in cards.indices where k > j && Reference.isSet(cards[i], cards[j], cards[k]) {
-                    sets.append([i, j, k])
-                }
+                require(SetReference.isSet(cards[i], cards[j], third), "completing(\(cards[i]), \(cards[j]))")
             }
         }
+        let sets = SetReference.allSets(in: cards)
         require(SetRules.allSets(in: cards) == sets, "allSets(in: \(cards))")
         require(SetRules.containsSet(cards) == !sets.isEmpty, "containsSet(\(cards))")
         if let card = cards.first {
             require(SetRules.completing(card, card) == card, "completing(\(card), itself)")
         }
         guard cards.count <= 16 else { return }
-        var ultras: [[Int]] = []
-        for i in cards.indices {
-            for j in cards.indices where j > i {
-                for k in cards.indices where k > j {
-                    for l in cards.indices
-                    where l > k && Reference.isUltra(cards[i], cards[j], cards[k], cards[l]) {
-                        ultras.append([i, j, k, l])
-                    }
-                }
-            }
-        }
+        let ultras = SetReference.allUltraSets(in: cards)
         require(SetRules.allUltraSets(in: cards) == ultras, "allUltraSets(in: \(cards))")
         if cards.count == 4 {
             let pairing = SetRules.ultraPairing(cards)
@@ -347,7 +223,8 @@ struct SetFuzzer {
                 (pairing != nil) == !ultras.isEmpty && SetRules.isUltraSet(cards) == !ultras.isEmpty, "ultra")
             if let ((a, b), (c, d)) = pairing {
                 require(
-                    Reference.samePairSum(cards[a], cards[b], cards[c], cards[d]), "ultraPairing(\(cards))")
+                    SetReference.samePairSum(cards[a], cards[b], cards[c], cards[d]), "ultraPairing(\(cards))"
+                )
                 require(Set([a, b, c, d]) == [0, 1, 2, 3], "ultraPairing(\(cards)) repeats a card")
             }
         }
@@ -390,12 +267,13 @@ struct SetFuzzer {
         if game.deckCount == 0 && claims.isEmpty { return .gameOver }
         if cards.count == 3 {
             // The library's own rule agrees with the definition on every triple a claim names.
-            let isSet = Reference.isSet(cards[0], cards[1], cards[2])
+            let isSet = SetReference.isSet(cards[0], cards[1], cards[2])
             require(SetRules.isSet(cards[0], cards[1], cards[2]) == isSet, "isSet of \(cards)")
             require(
                 (SetRules.whyNotSet(cards[0], cards[1], cards[2]) == nil) == isSet, "whyNotSet of \(cards)")
         }
-        return Reference.isValidClaim(cards, mode: mode, chain: game.chainCards) ? .success(cards) : .notSet
+        return SetReference.isValidClaim(cards, mode: mode, chain: game.chainCards)
+            ? .success(cards) : .notSet
     }
 
     mutating func claim(_ selection: Selection, by player: String) {
@@ -432,7 +310,7 @@ struct SetFuzzer {
     /// The board after an accepted claim is the documented one, position by position: holes refilled,
     /// then closed, then three cards at a time appended only while no claim is possible.
     func checkBoard(after cards: [Card], before: SetGame, _ what: Lazy) {
-        let (expected, used) = Reference.boardAfterTaking(cards, from: before.board, deck: before.deck)
+        let (expected, used) = SetReference.boardAfterTaking(cards, from: before.board, deck: before.deck)
         let board = game.board
         let extra = board.count - expected.count
         require(extra >= 0 && Array(board.prefix(expected.count)) == expected, "\(what): positions moved")
@@ -450,13 +328,14 @@ struct SetFuzzer {
                 // The chain breaks only when no chained set is possible and no more cards can help.
                 require(
                     game.deckCount == 0 || board.count >= SetGame.maximumBoardSize, "\(what) broke the chain")
-                let chained = Reference.allClaims(board: board, mode: .chain, chain: cards)
+                let chained = SetReference.allClaims(board: board, mode: .chain, chain: cards)
                 require(chained.isEmpty, "\(what) broke the chain with a chained set on the board")
             }
         } else if deals > 0 {
             // Cards are dealt only while they are needed: before the last deal there was no claim.
             let lastDeal = extra - 3 * (deals - 1)
-            let earlier = Reference.allClaims(board: Array(board.dropLast(lastDeal)), mode: mode, chain: nil)
+            let earlier = SetReference.allClaims(
+                board: Array(board.dropLast(lastDeal)), mode: mode, chain: nil)
             require(earlier.isEmpty, "\(what) dealt \(extra) cards though a claim was on the board")
         }
     }
@@ -502,11 +381,11 @@ struct SetFuzzer {
             require(board.count >= SetGame.boardSize, "\(board.count) cards while the deck has cards")
         }
 
-        claims = Reference.allClaims(board: board, mode: mode, chain: game.chainCards)
+        claims = SetReference.allClaims(board: board, mode: mode, chain: game.chainCards)
         claimsRevision = game.revision
         let possible = game.possibleClaims
         require(
-            possible.count == claims.count && Set(possible.map(Reference.key)) == claims,
+            possible.count == claims.count && Set(possible.map(SetReference.key)) == claims,
             "possibleClaims \(possible) are not the \(claims.count) valid claims")
         require(possible.allSatisfy { $0.count == needed }, "a possible claim of the wrong size")
         require(game.hasClaim == !claims.isEmpty, "hasClaim is \(game.hasClaim) with \(claims.count) claims")
@@ -635,28 +514,7 @@ struct MatchismoFuzzer {
         require(typed.uppercased() == card.code, "\(typed.debugDescription) parsed as \(card.code)")
     }
 
-    /// 4 for every pair of one rank and 1 for every pair of one suit.
-    static func referenceScore(_ cards: [PlayingCard]) -> Int {
-        var total = 0
-        for i in cards.indices {
-            for j in cards.indices where j > i {
-                total += (cards[i].rank == cards[j].rank ? 4 : 0) + (cards[i].suit == cards[j].suit ? 1 : 0)
-            }
-        }
-        return total
-    }
-
-    var referenceIsOver: Bool {
-        let left = game.slots.filter { !$0.isMatched }.map(\.card)
-        guard left.count >= game.matchCount else { return true }
-        for i in left.indices {
-            for j in left.indices
-            where j > i && (left[i].rank == left[j].rank || left[i].suit == left[j].suit) {
-                return false
-            }
-        }
-        return true
-    }
+    var referenceIsOver: Bool { MatchismoReference.isOver(slots: game.slots, matchCount: game.matchCount) }
 
     mutating func choose(_ position: Int, by player: String, seen: Int?) {
         let before = game
@@ -707,7 +565,7 @@ struct MatchismoFuzzer {
                 let cards = up.map { slots[$0].card }
                 require(Set(choice.scored) == Set(cards) && choice.scored.count == n, "\(what): scored")
                 require(choice.scored.last == slots[position].card, "\(what): the chosen card is not last")
-                let total = Self.referenceScore(cards)
+                let total = MatchismoReference.score(cards)
                 require(MatchismoGame.matchScore(cards) == total, "matchScore of \(cards)")
                 require(choice.isMatch == (total > 0), "\(what): isMatch")
                 if total > 0 {

@@ -39,7 +39,7 @@ enum ProtocolFuzzer {
             require(chunked.bufferedCount <= cap + 1, "the framer holds \(chunked.bufferedCount) bytes")
             start = end
         }
-        let (expectedFrames, expectedBuffered) = referenceFrames(payload, cap: cap)
+        let (expectedFrames, expectedBuffered) = FramingReference.frames(payload, cap: cap)
         require(wholeFrames == chunkedFrames, "chunking changed the frames")
         require(wholeFrames == expectedFrames, "frames differ from the documented framing")
         require(
@@ -58,28 +58,6 @@ enum ProtocolFuzzer {
                 require((1...64).contains(prefix.count), "a too-long prefix of \(prefix.count) bytes")
             }
         }
-    }
-
-    /// The frames protocol.md describes, computed line by line: split at LF, drop one CR before it, and
-    /// report a line over the cap (or an unfinished one that already is) as too long.
-    static func referenceFrames(_ bytes: [UInt8], cap: Int) -> ([LineFramer.Frame], Int) {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        let tail = lines.removeLast()
-        var frames: [LineFramer.Frame] = []
-        // The framer keeps at most cap + 1 bytes (room for a CR), so that is what the prefix comes from.
-        func tooLong(_ raw: ArraySlice<UInt8>) -> LineFramer.Frame {
-            .tooLong(prefix: Array(raw.prefix(min(64, cap + 1))))
-        }
-        for raw in lines {
-            var line = Array(raw)
-            if line.last == 0x0D { line.removeLast() }
-            frames.append(line.count > cap ? tooLong(raw) : .line(line))
-        }
-        if tail.count > cap + 1 {
-            frames.append(tooLong(tail))
-            return (frames, 0)
-        }
-        return (frames, tail.count)
     }
 
     // MARK: Client lines
@@ -127,7 +105,7 @@ enum ProtocolFuzzer {
         // An escape sequence glued to the last word: whatever that word was, no reply may carry it.
         switch Command.parse(text + "\u{1B}[2J") {
         case .success(.chat(let text)):
-            require(isClean(text), "CHAT kept an escape: \(text.debugDescription)")
+            require(TextReference.isClean(text), "CHAT kept an escape: \(text.debugDescription)")
         case .success: break
         case .failure(let error): checkError(error)
         }
@@ -149,7 +127,7 @@ enum ProtocolFuzzer {
         switch command {
         case .chat(let text):
             require(!text.isEmpty, "an empty CHAT")
-            require(isClean(text), "CHAT text \(text.debugDescription) has control characters")
+            require(TextReference.isClean(text), "CHAT text \(text.debugDescription) has control characters")
             require(TextRules.sanitized(text) == text, "CHAT text \(text.debugDescription) is not sanitized")
             checkChatRoundTrip(text)
         case .choose(let picks, let revision):
@@ -178,7 +156,9 @@ enum ProtocolFuzzer {
         require(!error.text.isEmpty, "an empty error text")
         // The text goes to the client verbatim: it must not carry what the client typed unsanitized, nor
         // an unbounded amount of it.
-        require(isClean(error.text), "error text \(error.text.debugDescription) has control characters")
+        require(
+            TextReference.isClean(error.text),
+            "error text \(error.text.debugDescription) has control characters")
         require(error.text.count <= 100, "error text of \(error.text.count) characters")
         guard case .err(let verb, let code, let text) = ServerLine(parsing: error.line.text),
             verb == error.verb, code == error.code.rawValue, text == error.text
@@ -190,22 +170,10 @@ enum ProtocolFuzzer {
 
     // MARK: Free text
 
-    /// Whether `text` has none of the characters `TextRules.sanitized` promises to remove: C0 and C1
-    /// controls (ESC and CSI among them), DEL, tabs, the zero-width space, the bidi marks, overrides and
-    /// isolates, and the BOM. (Zero-width joiners stay: emoji and scripts need them.)
-    static func isClean(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-                return false
-            default: return true
-            }
-        }
-    }
-
     static func checkSanitized(_ text: String) {
         let clean = TextRules.sanitized(text)
-        require(isClean(clean), "sanitized \(text.debugDescription) is \(clean.debugDescription)")
+        require(
+            TextReference.isClean(clean), "sanitized \(text.debugDescription) is \(clean.debugDescription)")
         require(!clean.hasPrefix(" ") && !clean.hasSuffix(" "), "sanitized text keeps outer spaces")
         require(TextRules.sanitized(clean) == clean, "sanitizing \(clean.debugDescription) again changes it")
         if !clean.isEmpty { checkChatRoundTrip(clean) }
@@ -215,19 +183,12 @@ enum ProtocolFuzzer {
     /// and text.
     static func checkChatRoundTrip(_ text: String) {
         let line = ServerLine.chat(name: "ann", text: text).text
-        guard case .chat(let name, let parsed) = ServerLine(parsing: line), name == "ann", parsed == text
-        else {
-            require(false, "CHAT line \(line.debugDescription) parses as \(ServerLine(parsing: line))")
-            return
-        }
+        require(
+            TextReference.chatRoundTrips(text),
+            "CHAT line \(line.debugDescription) parses as \(ServerLine(parsing: line))")
     }
 
     // MARK: Server lines
-
-    /// The case of a server line, such as `chat`, for messages.
-    static func caseName(_ line: ServerLine) -> String {
-        Mirror(reflecting: line).children.first?.label ?? "\(line)"
-    }
 
     static func checkServerLine(_ text: String) {
         let line = ServerLine(parsing: text)
@@ -236,7 +197,7 @@ enum ProtocolFuzzer {
         case .ok, .err: isFinal = true
         default: isFinal = false
         }
-        require(line.isFinal == isFinal, "isFinal of \(caseName(line))")
+        require(line.isFinal == isFinal, "isFinal of \(TextReference.caseName(line))")
         if case .unknown(let kept) = line {
             require(kept == text, "an unknown line was changed")
             return
@@ -247,7 +208,9 @@ enum ProtocolFuzzer {
         require(!formatted.contains("\n"), "a formatted line holds an LF")
         let again = ServerLine(parsing: formatted)
         if case .unknown = again {
-            require(false, "\(formatted.debugDescription) from a \(caseName(line)) line is not understood")
+            require(
+                false,
+                "\(formatted.debugDescription) from a \(TextReference.caseName(line)) line is not understood")
         }
         require(
             again.text == formatted, "\(formatted.debugDescription) formats as \(again.text.debugDescription)"

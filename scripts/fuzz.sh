@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [protocol|game|all] [SECONDS]      (default: all, 60 seconds each)
 #
-# Each target is compiled straight from Fuzz/*.swift and the library sources (SetProtocol, SetGame) with
+# Each target is compiled straight from Fuzz/*.swift, the library sources (SetProtocol, SetGame) and the
+# reference oracles it checks against (Sources/SetTestSupport, shared with the tests) with
 # -sanitize=fuzzer,address into .build-fuzz/ (not through SwiftPM: libFuzzer brings its own main), then
 # run with libFuzzer's -max_total_time, one target after the other (the machine is shared). The working
 # corpus grows in .build-fuzz/corpus/<target>, seeded from Fuzz/corpus-seeds/<target>; crashing inputs
@@ -38,7 +39,14 @@ mkdir -p "$build"
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=4}"
 
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g)
+# SETD_FUZZ: the oracles are compiled into the library's own module, so they skip importing it.
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -D SETD_FUZZ)
+
+# The oracles of each target, from the test support target: those that import only SetGame for the game,
+# those that import only SetProtocol for the protocol.
+support=Sources/SetTestSupport
+game_oracles=("$support/SetReference.swift" "$support/MatchismoReference.swift")
+protocol_oracles=("$support/FramingReference.swift" "$support/TextReference.swift")
 
 # swiftc, without ASan's harmless "Cannot export local symbol" linker notes.
 compile() {
@@ -61,11 +69,12 @@ build_target() {
             compile -module-name SetGame -emit-module -emit-module-path "$lib/SetGame.swiftmodule" \
                 -emit-library -static -o "$lib/libSetGame.a" Sources/SetGame/*.swift
             compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame \
-                Fuzz/FuzzSupport.swift Fuzz/ProtocolFuzzer.swift Sources/SetProtocol/*.swift -o "$binary"
+                Fuzz/FuzzSupport.swift Fuzz/ProtocolFuzzer.swift "${protocol_oracles[@]}" Sources/SetProtocol/*.swift \
+                -o "$binary"
             ;;
         game)
-            compile -module-name SetGame Fuzz/FuzzSupport.swift Fuzz/GameFuzzer.swift Sources/SetGame/*.swift \
-                -o "$binary"
+            compile -module-name SetGame Fuzz/FuzzSupport.swift Fuzz/GameFuzzer.swift "${game_oracles[@]}" \
+                Sources/SetGame/*.swift -o "$binary"
             ;;
     esac
     [[ -x "$binary" ]]

@@ -1,4 +1,5 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 @Suite("Junior mode")
@@ -124,7 +125,7 @@ struct ChainTests {
                     for r in chainCards {
                         for i in game.board.indices {
                             for j in game.board.indices
-                            where j > i && definitionIsSet(r, game.board[i], game.board[j]) {
+                            where j > i && SetReference.isSet(r, game.board[i], game.board[j]) {
                                 expected.insert([r, game.board[i], game.board[j]])
                             }
                         }

@@ -1,4 +1,5 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 @Suite("The rule of SET")
@@ -11,7 +12,7 @@ struct SetRulesTests {
             for b in (a + 1)..<81 {
                 for c in (b + 1)..<81 {
                     let (x, y, z) = (all[a], all[b], all[c])
-                    let expected = definitionIsSet(x, y, z)
+                    let expected = SetReference.isSet(x, y, z)
                     triples += 1
                     if expected { sets += 1 }
                     // Every order of the three cards gives the same answer.
@@ -44,7 +45,7 @@ struct SetRulesTests {
             for b in Card.all where b != a {
                 let c = SetRules.completing(a, b)
                 #expect(c != a && c != b)
-                #expect(definitionIsSet(a, b, c))
+                #expect(SetReference.isSet(a, b, c))
                 #expect(SetRules.completing(b, a) == c)
                 #expect(SetRules.completing(a, c) == b)
             }
@@ -57,7 +58,7 @@ struct SetRulesTests {
         for round in 0..<4_000 {
             let size = 3 + round % 19  // 3…21 cards, each size equally often
             let board = randomBoard(size, using: &generator)
-            let expected = bruteForceSets(board)
+            let expected = SetReference.allSets(in: board)
             let found = SetRules.allSets(in: board)
             #expect(found == expected, "board \(board)")
             #expect(SetRules.containsSet(board) == !expected.isEmpty, "board \(board)")
@@ -76,13 +77,13 @@ struct SetRulesTests {
         // Every set of the full deck.
         let full = SetRules.allSets(in: Card.all)
         #expect(full.count == 1_080)
-        #expect(full.allSatisfy { definitionIsSet(Card.all[$0[0]], Card.all[$0[1]], Card.all[$0[2]]) })
+        #expect(full.allSatisfy { SetReference.isSet(Card.all[$0[0]], Card.all[$0[1]], Card.all[$0[2]]) })
     }
 
     @Test func aTwentyCardBoardWithoutASet() {
         #expect(setFreeTwenty.count == 20)
         #expect(Set(setFreeTwenty).count == 20)
-        #expect(bruteForceSets(setFreeTwenty).isEmpty)
+        #expect(SetReference.allSets(in: setFreeTwenty).isEmpty)
         #expect(SetRules.allSets(in: setFreeTwenty).isEmpty)
         #expect(!SetRules.containsSet(setFreeTwenty))
         // In any order.
@@ -96,7 +97,7 @@ struct SetRulesTests {
         for extra in Card.all where !setFreeTwenty.contains(extra) {
             let board = setFreeTwenty + [extra]
             #expect(SetRules.containsSet(board))
-            #expect(SetRules.allSets(in: board) == bruteForceSets(board))
+            #expect(SetRules.allSets(in: board) == SetReference.allSets(in: board))
             #expect(SetRules.allSets(in: board).allSatisfy { $0.last == 20 })
         }
     }
@@ -142,7 +143,7 @@ struct SetRulesTests {
                 for c in (b + 1)..<81 {
                     let triple = [all[a], all[b], all[c]]
                     let why = SetRules.whyNotSet(triple[0], triple[1], triple[2])
-                    guard definitionIsSet(triple[0], triple[1], triple[2]) == (why == nil) else {
+                    guard SetReference.isSet(triple[0], triple[1], triple[2]) == (why == nil) else {
                         Issue.record("whyNotSet\(triple) is \(why ?? "nil")")
                         continue
                     }
@@ -177,7 +178,7 @@ struct UltraRulesTests {
         #expect(SetRules.completing(a, b) == c)
         #expect(SetRules.completing(e, f) == c)
         let ultra = [a, e, b, f]
-        #expect(definitionIsUltra(a, e, b, f))
+        #expect(SetReference.isUltra(a, e, b, f))
         #expect(SetRules.isUltraSet(ultra))
         let pairing = try #require(SetRules.ultraPairing(ultra))
         #expect(pairing.0 == (0, 2) && pairing.1 == (1, 3))
@@ -187,7 +188,7 @@ struct UltraRulesTests {
         #expect(other.0 == (0, 1) && other.1 == (2, 3))
         // Not Ultra: the three cards of a set plus any fourth card.
         let notUltra = [a, b, c, e]
-        #expect(!definitionIsUltra(a, b, c, e))
+        #expect(!SetReference.isUltra(a, b, c, e))
         #expect(!SetRules.isUltraSet(notUltra) && SetRules.ultraPairing(notUltra) == nil)
         #expect(SetRules.allUltraSets(in: notUltra).isEmpty)
         // Wrong counts and repeated cards are never Ultra.
@@ -202,14 +203,14 @@ struct UltraRulesTests {
         var ultras = 0
         for _ in 0..<20_000 {
             let four = randomBoard(4, using: &generator)
-            let expected = definitionIsUltra(four[0], four[1], four[2], four[3])
+            let expected = SetReference.isUltra(four[0], four[1], four[2], four[3])
             #expect(SetRules.isUltraSet(four) == expected, "\(four)")
             let pairing = SetRules.ultraPairing(four)
             #expect((pairing != nil) == expected)
             if let (p, q) = pairing {
                 ultras += 1
                 #expect(Set([p.0, p.1, q.0, q.1]) == [0, 1, 2, 3])
-                #expect(samePairSum(four[p.0], four[p.1], four[q.0], four[q.1]))
+                #expect(SetReference.samePairSum(four[p.0], four[p.1], four[q.0], four[q.1]))
             }
         }
         #expect(ultras > 100)
@@ -220,7 +221,7 @@ struct UltraRulesTests {
         for round in 0..<1_500 {
             let size = round % 16  // 0…15 cards
             let board = randomBoard(size, using: &generator)
-            #expect(SetRules.allUltraSets(in: board) == bruteForceUltraSets(board), "\(board)")
+            #expect(SetRules.allUltraSets(in: board) == SetReference.allUltraSets(in: board), "\(board)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import SetProtocol
+import SetTestSupport
 import Testing
 
 /// Inputs that made `scripts/fuzz.sh protocol` (Fuzz/ProtocolFuzzer.swift) fail, minimized, kept as they
@@ -17,25 +18,6 @@ struct ProtocolFuzzRegressionTests {
         }
     }
 
-    /// Whether a `CHAT` event the server formats from `text` reads back, in a client, as the same sender and
-    /// text.
-    static func chatRoundTrips(_ text: String) -> Bool {
-        let line = ServerLine.chat(name: "ann", text: text).text
-        guard case .chat(let name, let parsed) = ServerLine(parsing: line) else { return false }
-        return name == "ann" && parsed == text
-    }
-
-    /// Whether `text` is free of the controls and invisible formatting characters a reply must not carry.
-    static func isClean(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { scalar in
-            switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-                return false
-            default: return true
-            }
-        }
-    }
-
     // MARK: A chat that starts with a combining mark
 
     /// crash-66d7ceb… was a line that starts with U+0301; minimized here to the path a client takes,
@@ -51,7 +33,7 @@ struct ProtocolFuzzRegressionTests {
         let command = try Command.parse(try #require(lines.first)).get()
         #expect(command == .chat(text: "accent"))
         guard case .chat(let text) = command else { return }
-        #expect(Self.chatRoundTrips(text))
+        #expect(TextReference.chatRoundTrips(text))
     }
 
     @Test(arguments: [
@@ -66,15 +48,15 @@ struct ProtocolFuzzRegressionTests {
         let clean = TextRules.sanitized(input)
         #expect(clean == expected)
         #expect(TextRules.sanitized(clean) == clean)
-        if !clean.isEmpty { #expect(Self.chatRoundTrips(clean)) }
+        if !clean.isEmpty { #expect(TextReference.chatRoundTrips(clean)) }
     }
 
     @Test func marksInsideTheTextStay() {
         // Only the start of the text touches the separator; later marks belong to their own characters.
         #expect(TextRules.sanitized("e\u{301}te\u{301}") == "e\u{301}te\u{301}")
         #expect(TextRules.sanitized("a \u{301}b") == "a \u{301}b")
-        #expect(Self.chatRoundTrips("a \u{301}b"))
-        #expect(Self.chatRoundTrips("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"))
+        #expect(TextReference.chatRoundTrips("a \u{301}b"))
+        #expect(TextReference.chatRoundTrips("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"))
     }
 
     @Test func aChatOfOnlyMarksIsRefusedLikeAnEmptyOne() {
@@ -104,7 +86,7 @@ struct ProtocolFuzzRegressionTests {
         }
         #expect(error.verb == "JOIN" && error.code == .badOption)
         #expect(error.text == "unknown game 'bogus'; games: set, matchismo")
-        #expect(Self.isClean(error.text))
+        #expect(TextReference.isClean(error.text))
         guard case .err(let verb, let code, let text) = ServerLine(parsing: error.line.text) else {
             Issue.record("the ERR line does not parse back")
             return

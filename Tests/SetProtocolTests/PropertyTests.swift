@@ -1,4 +1,5 @@
 import SetProtocol
+import SetTestSupport
 import Testing
 
 @Suite("Properties over random input")
@@ -30,22 +31,6 @@ struct PropertyTests {
         return input
     }
 
-    /// What the framer must produce for `input`, straight from protocol.md: split at LF, drop one CR before
-    /// it, and report lines over the cap; an unfinished line is reported as soon as it is over the cap plus
-    /// room for a CR.
-    static func expectedFrames(_ input: [UInt8], cap: Int = LineFramer.maximumLineLength) -> [LineFramer
-        .Frame]
-    {
-        var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
-        let unfinished = lines.removeLast()
-        var frames: [LineFramer.Frame] = lines.map { raw in
-            let line = raw.last == 0x0D ? Array(raw.dropLast()) : raw
-            return line.count > cap ? .tooLong(prefix: Array(raw.prefix(64))) : .line(line)
-        }
-        if unfinished.count > cap + 1 { frames.append(.tooLong(prefix: Array(unfinished.prefix(64)))) }
-        return frames
-    }
-
     @Test func framingAndParsingRandomBytesMatchesTheRules() {
         var random = Xorshift(seed: 0x5E7D_0001)
         let verbs = Set(Command.synopses.map(\.verb))
@@ -55,7 +40,7 @@ struct PropertyTests {
             var framer = LineFramer()
             let pieceSize = [3, 64, 1000, 1024, 1025, 4096, 1 << 20].randomElement(using: &random)!
             let frames = framer.frames(feeding: input, inPiecesOf: pieceSize)
-            #expect(frames == Self.expectedFrames(input))
+            #expect(frames == FramingReference.frames(input).frames)
             for frame in frames {
                 switch frame {
                 case .tooLong(let prefix):

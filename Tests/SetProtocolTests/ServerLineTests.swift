@@ -1,4 +1,5 @@
 import SetProtocol
+import SetTestSupport
 import Testing
 
 @Suite("Server lines")
@@ -98,7 +99,7 @@ struct ServerLineTests {
     }
 
     @Test func everyCaseHasASample() {
-        let cases = Set(Self.samples.map { caseName($0.0) })
+        let cases = Set(Self.samples.map { TextReference.caseName($0.0) })
         #expect(cases.count == 25, "\(cases.sorted())")
     }
 
@@ -179,9 +180,4 @@ struct ServerLineTests {
                 != .player(name: "bob", score: 1, isOnline: false))
         #expect(ServerLine.options([("a", "1")]) != .options([("a", "2")]))
     }
-}
-
-/// The name of `line`'s case, to check the samples cover them all.
-private func caseName(_ line: ServerLine) -> String {
-    Mirror(reflecting: line).children.first?.label ?? String(describing: line)
 }

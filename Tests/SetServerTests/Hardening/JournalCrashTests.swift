@@ -41,14 +41,6 @@ private struct Claim {
     var isSet: Bool
 }
 
-/// FNV-1a, 32 bits, as 8 hex digits: the journal's checksum, written from protocol.md.
-private func fnv1a(_ text: String) -> String {
-    var hash: UInt32 = 0x811C_9DC5
-    for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-    let hex = String(hash, radix: 16)
-    return String(repeating: "0", count: 8 - hex.count) + hex
-}
-
 /// The lines of a journal file that are not `<record> ~<checksum>` with the right checksum, and the
 /// number of lines.
 private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
@@ -60,7 +52,8 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         guard let tilde = line.lastIndex(of: "~"), tilde > line.startIndex,
             line[line.index(before: tilde)] == " "
         else { return true }
-        return fnv1a(String(line[..<line.index(before: tilde)])) != line[line.index(after: tilde)...]
+        return ChecksumReference.journalChecksum(String(line[..<line.index(before: tilde)]))
+            != line[line.index(after: tilde)...]
     }
     return (bad.map(String.init), lines.count)
 }
@@ -263,7 +256,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         // A claim of a real set: were it applied, the board would change.
         let board = try #require(told.boardView)
         let record = "claim fun ann 1767225600000 " + board.codes(board.sets[0]).joined(separator: " ")
-        let checksum = fnv1a(record)
+        let checksum = ChecksumReference.journalChecksum(record)
         let wrongChecksum = String(checksum.dropLast()) + (checksum.last == "0" ? "1" : "0")
         let tails: [(String, String)] = [
             ("half a line", record + " ~" + checksum.prefix(3)),

@@ -1,0 +1,35 @@
+// scripts/fuzz.sh compiles this file into the SetProtocol module itself, where importing SetProtocol would
+// be a warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
+#if !SETD_FUZZ
+    import SetProtocol
+#endif
+
+/// What protocol.md promises about free text and server lines, checked from the outside.
+public enum TextReference {
+    /// Whether `text` has none of the characters `TextRules.sanitized` promises to remove: C0 and C1
+    /// controls (ESC and CSI among them), DEL, tabs, the zero-width space, the bidi marks, overrides and
+    /// isolates, and the BOM. (Zero-width joiners stay: emoji and scripts need them.)
+    public static func isClean(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                return false
+            default: return true
+            }
+        }
+    }
+
+    /// Whether a `CHAT` event the server formats from `text` reads back, in a client, as the same sender
+    /// and text.
+    public static func chatRoundTrips(_ text: String) -> Bool {
+        let line = ServerLine.chat(name: "ann", text: text).text
+        guard case .chat(let name, let parsed) = ServerLine(parsing: line) else { return false }
+        return name == "ann" && parsed == text
+    }
+
+    /// The name of `line`'s case, such as `chat`, for messages and for checking that samples cover every
+    /// case.
+    public static func caseName(_ line: ServerLine) -> String {
+        Mirror(reflecting: line).children.first?.label ?? String(describing: line)
+    }
+}
