@@ -90,4 +90,57 @@ import Testing
         #expect(try bob.request("JOIN here").final == "OK JOIN here")
         #expect(try ann.readLine() == "JOINED bob")
     }
+
+    @Test func aPrivateRoomNeedsItsPasswordAndNeverShowsIt() throws {
+        let server = EmbeddedServer()
+        defer { server.stop() }
+        var everything: [String] = []
+        let (ann, _) = try server.named("ann")
+        let created = try ann.request("JOIN r password=pw")
+        #expect(created.final == "OK JOIN r", "\(created)")
+        everything += created.lines
+        let (pub, _) = try server.player("pat", room: "open")
+
+        let (bob, _) = try server.named("bob")
+        let rooms = try bob.request("ROOMS")
+        #expect(rooms.lines == ["ROOM open set 1 playing"] && rooms.final == "OK ROOMS 1", "\(rooms)")
+        for line in ["JOIN r", "JOIN r password=nope", "JOIN r password=PW"] {
+            let refused = try bob.request(line)
+            #expect(refused.final.hasPrefix("ERR JOIN DENIED "), "\(line): \(refused)")
+        }
+        let outside = try bob.request("HISTORY r")
+        #expect(outside.final.hasPrefix("ERR HISTORY DENIED "), "\(outside)")
+        #expect(outside.lines.isEmpty)
+
+        let watcher = try server.connect("watcher")
+        for line in ["WATCH r", "WATCH r password=nope"] {
+            let refused = try watcher.request(line)
+            #expect(refused.final.hasPrefix("ERR WATCH DENIED "), "\(line): \(refused)")
+        }
+        let watching = try watcher.request("WATCH r password=pw")
+        #expect(watching.final == "OK WATCH r", "\(watching)")
+        everything += watching.lines
+
+        let joined = try bob.request("JOIN r password=pw")
+        #expect(joined.final == "OK JOIN r", "\(joined)")
+        #expect(joined.lines.first == "ROOM r set 2 playing", "\(joined)")
+        everything += joined.lines
+        everything += try ann.expect(prefix: "ROOM r set 2").skipped
+        // Insiders read its history; the spectator too.
+        #expect(try bob.request("HISTORY r").final == "OK HISTORY 0")
+        #expect(try watcher.request("HISTORY r").final == "OK HISTORY 0")
+        #expect(try pub.request("HISTORY r").final.hasPrefix("ERR HISTORY DENIED "))
+        // A public room ignores a password.
+        let (carl, _) = try server.named("carl")
+        #expect(try carl.request("JOIN open password=whatever").final == "OK JOIN open")
+        _ = try pub.expect(prefix: "ROOM open set 2")
+        // Still unlisted with players in it.
+        #expect(try pub.request("ROOMS").lines == ["ROOM open set 2 playing"])
+
+        for client in [ann, bob] { everything += try client.request("STATE").lines }
+        everything += try watcher.request("STATE").lines
+        let options = everything.filter { $0.hasPrefix("OPTIONS ") }
+        #expect(options.count >= 5 && options.allSatisfy { $0 == "OPTIONS mode=normal penalty=1 hints=on" })
+        #expect(!everything.contains { $0.contains("pw") || $0.contains("password") }, "\(everything)")
+    }
 }
