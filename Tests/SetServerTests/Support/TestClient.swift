@@ -1,3 +1,4 @@
+import SetProtocol
 import Testing
 
 #if canImport(Glibc)
@@ -44,16 +45,16 @@ struct Reply: CustomStringConvertible {
     /// Whether the final line is `OK <verb>…`.
     func isOK(_ verb: String) -> Bool { final == "OK \(verb)" || final.hasPrefix("OK \(verb) ") }
 
-    /// The error code of an `ERR` final line, or `nil`.
+    /// The error code of an `ERR` final line, or `nil`; read by the clients' own parser, so the tests
+    /// check the server against the reading every client makes.
     var errorCode: String? {
-        let words = final.split(separator: " ")
-        guard words.first == "ERR", words.count >= 3 else { return nil }
-        return String(words[2])
+        guard case .err(_, let code, _) = ServerLine(parsing: final) else { return nil }
+        return code.rawValue
     }
 }
 
-/// Whether a line ends a reply.
-func isFinalLine(_ line: String) -> Bool { line.hasPrefix("OK ") || line == "OK" || line.hasPrefix("ERR ") }
+/// Whether a line ends a reply, as every client decides it.
+func isFinalLine(_ line: String) -> Bool { ServerLine(parsing: line).isFinal }
 
 /// A blocking TCP client for one loopback connection. Every read waits at most its timeout, so no test
 /// can hang on a server that stays silent.
