@@ -53,7 +53,7 @@ enum ProtocolFuzzer {
                 require(line.count <= cap && line.count <= LineFramer.maximumLineLength, "a long line")
                 require(!line.contains(0x0A), "a line holds an LF")
                 checkClientLine(line)
-                checkServerLine(String(decoding: line, as: UTF8.self))
+                checkServerLine(line)
             case .tooLong(let prefix):
                 require((1...64).contains(prefix.count), "a too-long prefix of \(prefix.count) bytes")
             }
@@ -160,8 +160,8 @@ enum ProtocolFuzzer {
             TextReference.isClean(error.text),
             "error text \(error.text.debugDescription) has control characters")
         require(error.text.count <= 100, "error text of \(error.text.count) characters")
-        guard case .err(let verb, let code, let text) = ServerLine(parsing: error.line.text),
-            verb == error.verb, code == error.code.rawValue, text == error.text
+        guard case .err(let verb, let code, let text) = ServerLine(parsing: Array(error.line.text.utf8)),
+            verb == error.verb, code == error.code, text == error.text
         else {
             require(false, "ERR line \(error.line.text.debugDescription) does not parse back")
             return
@@ -190,8 +190,18 @@ enum ProtocolFuzzer {
 
     // MARK: Server lines
 
-    static func checkServerLine(_ text: String) {
-        let line = ServerLine(parsing: text)
+    /// The byte parser reads any bytes as some line, and what it understood formats to text it reads
+    /// the same way again: format → parse → the same line.
+    static func checkServerLine(_ bytes: [UInt8]) {
+        let line = ServerLine(parsing: bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        // The String overload is a wrapper over the same parser; on valid UTF-8 it must agree exactly.
+        if Array(text.utf8) == bytes {
+            let fromText = ServerLine(parsing: text)
+            require(
+                String(reflecting: fromText) == String(reflecting: line),
+                "the String and byte parsers disagree on \(text.debugDescription)")
+        }
         let isFinal: Bool
         switch line {
         case .ok, .err: isFinal = true
@@ -206,7 +216,7 @@ enum ProtocolFuzzer {
         // case by the first word, so the same text and not unknown means the same case.)
         let formatted = line.text
         require(!formatted.contains("\n"), "a formatted line holds an LF")
-        let again = ServerLine(parsing: formatted)
+        let again = ServerLine(parsing: Array(formatted.utf8))
         if case .unknown = again {
             require(
                 false,
@@ -215,5 +225,16 @@ enum ProtocolFuzzer {
         require(
             again.text == formatted, "\(formatted.debugDescription) formats as \(again.text.debugDescription)"
         )
+        require(TextReference.caseName(again) == TextReference.caseName(line), "\(formatted.debugDescription) changed its case")
+        if case .ok(let verb, let detail) = line {
+            // A typed detail formats back to exactly the detail it was read from.
+            let typed = OKDetail(verb: verb, detail: detail)
+            require(typed.detail == detail, "OK \(verb) detail \(detail.debugDescription) reads as \(typed)")
+            require(typed.line.text == formatted, "the typed OK line is \(typed.line.text.debugDescription)")
+        }
+        if case .err(_, let code, _) = line {
+            require(
+                ErrorCode(rawValue: code.rawValue) == code, "error code \(code.rawValue) does not round-trip")
+        }
     }
 }

@@ -28,10 +28,10 @@ public struct GameView: Sendable {
 
     /// The room's name, or `nil` outside a room.
     public var room: String?
-    /// `set` or `matchismo`.
-    public var game = "set"
-    /// `playing` or `over`.
-    public var status = "playing"
+    /// The room's game.
+    public var game = GameKind.set
+    /// Whether the game is running.
+    public var status = RoomStatus.playing
     /// The room's options as the server listed them.
     public var options: [String: String] = [:]
     /// The board revision.
@@ -67,6 +67,10 @@ public struct GameView: Sendable {
         }
     }
 
+    /// The SET mode the room's options name: `normal` when they name none (a Matchismo room) or one
+    /// this client does not know.
+    public var setMode: SetMode { options["mode"].flatMap(SetMode.init(rawValue:)) ?? .normal }
+
     /// Every valid set on the board, as positions, ignoring chain and ultra rules.
     public var setsOnBoard: [[Int]] {
         let cards = setCards
@@ -82,7 +86,7 @@ public struct GameView: Sendable {
             room = name
             self.game = game
             self.status = status
-            if status == "playing" { finalScores = nil }
+            if status == .playing { finalScores = nil }
         case .options(let pairs):
             options = Dictionary(pairs, uniquingKeysWith: { _, last in last })
         case .board(let revision, let cards):
@@ -110,7 +114,7 @@ public struct GameView: Sendable {
             chain = []
         case .over(let scores):
             finalScores = scores
-            status = "over"
+            status = .over
         default:
             return false
         }
@@ -135,8 +139,8 @@ public struct GameView: Sendable {
         (protocolErrors, protocolErrorCount) = (errors, count)
     }
 
-    private static func slot(for code: String, game: String) -> Slot {
-        if game == "matchismo" {
+    private static func slot(for code: String, game: GameKind) -> Slot {
+        if game == .matchismo {
             if code == "??" { return .playing(nil, isMatched: false) }
             let isMatched = code.hasPrefix("=")
             if let card = PlayingCard(code: isMatched ? code.dropFirst() : Substring(code)) {

@@ -80,19 +80,7 @@ public struct SetGame: Sendable {
     public func score(of player: String) -> Int { scores[player, default: 0] }
 
     /// Every valid claim right now, as lists of cards (chain cards first in chain mode).
-    public var possibleClaims: [[Card]] {
-        switch options.mode {
-        case .normal, .junior:
-            return SetRules.allSets(in: board).map { $0.map { board[$0] } }
-        case .ultra:
-            return SetRules.allUltraSets(in: board).map { $0.map { board[$0] } }
-        case .chain:
-            guard let chain = chainCards else {
-                return SetRules.allSets(in: board).map { $0.map { board[$0] } }
-            }
-            return chainClaims(reusing: chain)
-        }
-    }
+    public var possibleClaims: [[Card]] { options.mode.claims(on: board, chain: chainCards) }
 
     /// Whether at least one valid claim exists right now.
     public var hasClaim: Bool {
@@ -100,26 +88,13 @@ public struct SetGame: Sendable {
         case .normal, .junior: return SetRules.containsSet(board)
         case .chain:
             guard let chain = chainCards else { return SetRules.containsSet(board) }
-            return !chainClaims(reusing: chain).isEmpty
+            return !options.mode.claims(on: board, chain: chain).isEmpty
         case .ultra: return !SetRules.allUltraSets(in: board).isEmpty
         }
     }
 
     /// A card that belongs to a valid claim, as a hint, or `nil` if there is none.
     public var hint: Card? { possibleClaims.first?.first }
-
-    private func chainClaims(reusing chain: [Card]) -> [[Card]] {
-        var position = [Int](repeating: -1, count: 81)
-        for (i, card) in board.enumerated() { position[card.index] = i }
-        var claims: [[Card]] = []
-        for reused in chain {
-            for (i, card) in board.enumerated() {
-                let third = SetRules.completing(reused, card)
-                if position[third.index] > i { claims.append([reused, card, third]) }
-            }
-        }
-        return claims
-    }
 
     /// Applies a claim by `player`. An accepted claim scores 1 and changes the board; a claim that is not
     /// a valid set costs the penalty; a stale or malformed claim changes nothing.

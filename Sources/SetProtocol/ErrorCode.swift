@@ -1,51 +1,108 @@
 /// The machine-readable code in an `ERR <VERB> <CODE> <text>` line.
-public enum ErrorCode: String, Sendable, CaseIterable {
+///
+/// A code this version does not know, from a newer server, is kept as ``unrecognized(_:)`` instead of
+/// making the line unreadable: an `ERR` line must still end the oldest outstanding reply, or every reply
+/// after it would be paired with the wrong command. Codes compare and hash by their text (the standard
+/// library's `RawRepresentable` equality), but a `switch` tells `.unrecognized("STALE")` from `.stale`,
+/// so make codes with ``init(rawValue:)``, which picks the known case for every known code.
+public enum ErrorCode: Hashable, Sendable {
     /// The verb is not one the server knows.
-    case unknown = "UNKNOWN"
+    case unknown
     /// Arguments are missing, extra or malformed.
-    case args = "ARGS"
+    case args
     /// A name is not 1–16 of `A–Z a–z 0–9 _ -`.
-    case badName = "BADNAME"
+    case badName
     /// The name belongs to a connected (or away) player.
-    case taken = "TAKEN"
+    case taken
     /// The command needs `HELLO` first.
-    case noName = "NONAME"
+    case noName
     /// `HELLO` or `RESUME` was already said on this connection.
-    case already = "ALREADY"
+    case already
     /// The `RESUME` token is unknown or expired.
-    case badToken = "BADTOKEN"
+    case badToken
     /// The command needs a room and the connection is in none (or only watching).
-    case noRoom = "NOROOM"
+    case noRoom
     /// The named room does not exist.
-    case noSuchRoom = "NOSUCHROOM"
+    case noSuchRoom
     /// The room is private and the password is missing or wrong.
-    case denied = "DENIED"
+    case denied
     /// The room exists with a different game or options.
-    case mismatch = "MISMATCH"
+    case mismatch
     /// An option name or value is not valid.
-    case badOption = "BADOPTION"
+    case badOption
     /// The claim names cards the player cannot have meant on the current board.
-    case stale = "STALE"
+    case stale
     /// The cards are not a valid set in this room's mode.
-    case notSet = "NOTSET"
+    case notSet
     /// It is another player's turn (Matchismo).
-    case notYourTurn = "NOTYOURTURN"
+    case notYourTurn
     /// The game is over; `NEW` starts another.
-    case over = "OVER"
+    case over
     /// Hints are switched off in this room.
-    case noHints = "NOHINTS"
+    case noHints
     /// A setting is locked until a new game.
-    case locked = "LOCKED"
+    case locked
     /// The server's room limit is reached.
-    case tooManyRooms = "TOOMANYROOMS"
+    case tooManyRooms
     /// The line was longer than the cap.
-    case tooLong = "TOOLONG"
+    case tooLong
     /// The line was not valid UTF-8.
-    case badUTF8 = "BADUTF8"
+    case badUTF8
     /// The connection sends commands faster than the rate limit.
-    case slowDown = "SLOWDOWN"
+    case slowDown
     /// The server is full.
-    case full = "FULL"
+    case full
+    /// A code this version does not know, as the server sent it.
+    case unrecognized(String)
+}
+
+extension ErrorCode: RawRepresentable, CaseIterable {
+    /// Every code protocol.md lists, in its order; ``unrecognized(_:)`` is not among them.
+    public static let allCases: [ErrorCode] = [
+        .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
+        .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .locked, .tooManyRooms,
+        .tooLong, .badUTF8, .slowDown, .full,
+    ]
+
+    /// Known codes by their text, so parsing an `ERR` line is one lookup.
+    private static let byRawValue: [String: ErrorCode] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
+    /// The code named by `rawValue`: a known case, or ``unrecognized(_:)`` for any other text. Never fails,
+    /// so a client reads every `ERR` line.
+    public init(rawValue: String) {
+        self = Self.byRawValue[rawValue] ?? .unrecognized(rawValue)
+    }
+
+    /// The code as it appears on the wire.
+    public var rawValue: String {
+        switch self {
+        case .unknown: return "UNKNOWN"
+        case .args: return "ARGS"
+        case .badName: return "BADNAME"
+        case .taken: return "TAKEN"
+        case .noName: return "NONAME"
+        case .already: return "ALREADY"
+        case .badToken: return "BADTOKEN"
+        case .noRoom: return "NOROOM"
+        case .noSuchRoom: return "NOSUCHROOM"
+        case .denied: return "DENIED"
+        case .mismatch: return "MISMATCH"
+        case .badOption: return "BADOPTION"
+        case .stale: return "STALE"
+        case .notSet: return "NOTSET"
+        case .notYourTurn: return "NOTYOURTURN"
+        case .over: return "OVER"
+        case .noHints: return "NOHINTS"
+        case .locked: return "LOCKED"
+        case .tooManyRooms: return "TOOMANYROOMS"
+        case .tooLong: return "TOOLONG"
+        case .badUTF8: return "BADUTF8"
+        case .slowDown: return "SLOWDOWN"
+        case .full: return "FULL"
+        case .unrecognized(let code): return code
+        }
+    }
 }
 
 /// A refusal to send as `ERR <VERB> <CODE> <text>`.
@@ -65,5 +122,5 @@ public struct ProtocolError: Error, Equatable, Sendable {
     }
 
     /// The `ERR` line.
-    public var line: ServerLine { .err(verb: verb, code: code.rawValue, text: text) }
+    public var line: ServerLine { .err(verb: verb, code: code, text: text) }
 }

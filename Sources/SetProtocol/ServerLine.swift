@@ -4,12 +4,15 @@
 public enum ServerLine: Equatable, Sendable {
     /// `SETD <version> <text>`: the greeting, sent once on connect.
     case greeting(version: Int, text: String)
-    /// `OK <VERB> [<detail>]`: a command succeeded.
+    /// `OK <VERB> [<detail>]`: a command succeeded. The detail stays text so that every reply, known or
+    /// not, formats back as it came; ``okDetail`` reads it by verb.
     case ok(verb: String, detail: String)
-    /// `ERR <VERB> <CODE> <text>`: a command failed.
-    case err(verb: String, code: String, text: String)
-    /// `ROOM <name> <game> <players> <status>`.
-    case room(name: String, game: String, players: Int, status: String)
+    /// `ERR <VERB> <CODE> <text>`: a command failed. A code this version does not know still parses, as
+    /// ``ErrorCode/unrecognized(_:)``, so the line still ends its reply.
+    case err(verb: String, code: ErrorCode, text: String)
+    /// `ROOM <name> <game> <players> <status>`. A game or status this version does not know makes the
+    /// line ``unknown(_:)``: see ``RoomStatus``.
+    case room(name: String, game: GameKind, players: Int, status: RoomStatus)
     /// `OPTIONS <option>=<value> ...`: the room's options.
     case options([(String, String)])
     /// `BOARD <rev> <pos>:<card> ...`.
@@ -63,9 +66,9 @@ extension ServerLine {
         switch self {
         case .greeting(let version, let text): return "SETD \(version) \(text)"
         case .ok(let verb, let detail): return detail.isEmpty ? "OK \(verb)" : "OK \(verb) \(detail)"
-        case .err(let verb, let code, let text): return "ERR \(verb) \(code) \(text)"
+        case .err(let verb, let code, let text): return "ERR \(verb) \(code.rawValue) \(text)"
         case .room(let name, let game, let players, let status):
-            return "ROOM \(name) \(game) \(players) \(status)"
+            return "ROOM \(name) \(game.rawValue) \(players) \(status.rawValue)"
         case .options(let pairs): return (["OPTIONS"] + pairs.map { "\($0)=\($1)" }).joined(separator: " ")
         case .board(let revision, let cards):
             return (["BOARD", "\(revision)"] + cards.map { "\($0.position):\($0.card)" }).joined(
@@ -95,129 +98,31 @@ extension ServerLine {
         }
     }
 
-    /// Parses a line from the server. Lines it does not understand become ``unknown(_:)``, never an
-    /// error, so a client keeps working against a newer server.
-    public init(parsing text: String) {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        func rest(after n: Int) -> String {
-            var remaining = Substring(text)
-            for _ in 0..<n {
-                remaining = remaining.drop { $0 == " " }
-                remaining = remaining.drop { $0 != " " }
-            }
-            return String(remaining.dropFirst())
-        }
-        func pairs(_ items: ArraySlice<String>) -> [(String, String)]? {
-            var result: [(String, String)] = []
-            for item in items {
-                guard let colon = item.lastIndex(of: ":") else { return nil }
-                result.append((String(item[..<colon]), String(item[item.index(after: colon)...])))
-            }
-            return result
-        }
-        let count = words.count
-        switch words.first ?? "" {
-        case "SETD" where count >= 2:
-            if let version = Int(words[1]) {
-                self = .greeting(version: version, text: rest(after: 2))
-                return
-            }
-        case "OK" where count >= 2:
-            self = .ok(verb: words[1], detail: rest(after: 2))
-            return
-        case "ERR" where count >= 3:
-            self = .err(verb: words[1], code: words[2], text: rest(after: 3))
-            return
-        case "ROOM" where count == 5:
-            if let players = Int(words[3]) {
-                self = .room(name: words[1], game: words[2], players: players, status: words[4])
-                return
-            }
-        case "OPTIONS":
-            // Split at the first `=`: `mode:chain` is not an option, and a value may hold a `:`.
-            let options = words.dropFirst().map {
-                $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            }
-            if options.allSatisfy({ $0.count == 2 }) {
-                self = .options(options.map { (String($0[0]), String($0[1])) })
-                return
-            }
-        case "BOARD" where count >= 2:
-            if let revision = Int(words[1]), let cards = pairs(words.dropFirst(2)) {
-                self = .board(revision: revision, cards: cards.map { (position: $0.0, card: $0.1) })
-                return
-            }
-        case "DECK" where count == 2:
-            if let n = Int(words[1]) {
-                self = .deck(n)
-                return
-            }
-        case "CHAIN" where count >= 2:
-            self = .chain(words[1] == "-" ? [] : Array(words.dropFirst()))
-            return
-        case "TURN" where count == 2:
-            self = .turn(words[1])
-            return
-        case "PLAYER" where count == 4:
-            if let score = Int(words[2]), words[3] == "online" || words[3] == "away" {
-                self = .player(name: words[1], score: score, isOnline: words[3] == "online")
-                return
-            }
-        case "JOINED" where count == 2:
-            self = .joined(words[1])
-            return
-        case "LEFT" where count == 2:
-            self = .left(words[1])
-            return
-        case "SET" where count >= 3:
-            self = .set(name: words[1], cards: Array(words.dropFirst(2)))
-            return
-        case "WRONG" where count >= 4:
-            if let penalty = Int(words[2]), let colon = words.firstIndex(of: ":"), colon >= 3 {
-                self = .wrong(
-                    name: words[1], penalty: penalty, cards: Array(words[3..<colon]),
-                    why: rest(after: colon + 1))
-                return
-            }
-        case "CHOSE" where count >= 3:
-            if let points = Int(words[2]) {
-                self = .chose(name: words[1], points: points, text: rest(after: 3))
-                return
-            }
-        case "CHAT" where count >= 2:
-            self = .chat(name: words[1], text: rest(after: 2))
-            return
-        case "NEWGAME" where count == 2:
-            self = .newGame(words[1])
-            return
-        case "VOTE" where count == 4:
-            if let votes = Int(words[2]), let needed = Int(words[3]) {
-                self = .vote(name: words[1], votes: votes, needed: needed)
-                return
-            }
-        case "OVER":
-            if let scores = pairs(words.dropFirst()), scores.allSatisfy({ Int($0.1) != nil }) {
-                self = .over(scores.map { (name: $0.0, score: Int($0.1)!) })
-                return
-            }
-        case "HINT" where count == 2:
-            if let pair = pairs(words.dropFirst())?.first {
-                self = .hint(position: pair.0, card: pair.1)
-                return
-            }
-        case "HISTORY": self = .history(rest(after: 1)); return
-        case "HELP": self = .help(rest(after: 1)); return
-        case "PING": self = .ping(rest(after: 1)); return
-        case "BYE": self = .bye(rest(after: 1)); return
-        default: break
-        }
-        self = .unknown(text)
-    }
-
     /// Whether this line ends a reply (`OK …` or `ERR …`).
     public var isFinal: Bool {
         switch self {
         case .ok, .err: return true
+        default: return false
+        }
+    }
+
+    /// Whether this line, arriving while `verb` is the oldest command waiting for its reply, is one of
+    /// that reply's data lines (protocol.md, "Commands"): the `ROOM` lines of `ROOMS`, the `HISTORY`,
+    /// `HINT` and `HELP` lines of those verbs, and the snapshot lines of `JOIN`, `WATCH`, `STATE` and
+    /// `RESUME`. Snapshot lines are also sent as events in the same shape, so a client applies them
+    /// to its view either way.
+    public func isData(ofReplyTo verb: String) -> Bool {
+        switch (verb, self) {
+        case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help): return true
+        case ("JOIN", _), ("WATCH", _), ("STATE", _), ("RESUME", _): return isSnapshot
+        default: return false
+        }
+    }
+
+    /// Whether this is one of the lines a room's snapshot is made of.
+    public var isSnapshot: Bool {
+        switch self {
+        case .room, .options, .board, .deck, .chain, .turn, .player: return true
         default: return false
         }
     }

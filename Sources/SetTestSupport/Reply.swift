@@ -1,3 +1,5 @@
+import SetProtocol
+
 /// Why a test client gave up: a timeout, an early end of file, nothing to read, or a failed system call,
 /// with the lines received so far, so that a failing test says what the server actually sent.
 public struct ClientError: Error, CustomStringConvertible {
@@ -27,15 +29,13 @@ public struct Reply: CustomStringConvertible, Sendable {
     /// Whether the final line is `OK <verb>…`.
     public func isOK(_ verb: String) -> Bool { final == "OK \(verb)" || final.hasPrefix("OK \(verb) ") }
 
-    /// The error code of an `ERR` final line, or `nil`.
+    /// The error code of an `ERR` final line, or `nil`; read by the clients' own parser, so the tests
+    /// check the server against the reading every client makes.
     public var errorCode: String? {
-        let words = final.split(separator: " ")
-        guard words.first == "ERR", words.count >= 3 else { return nil }
-        return String(words[2])
+        guard case .err(_, let code, _) = ServerLine(parsing: final) else { return nil }
+        return code.rawValue
     }
 }
 
-/// Whether a line ends a reply.
-public func isFinalLine(_ line: String) -> Bool {
-    line.hasPrefix("OK ") || line == "OK" || line.hasPrefix("ERR ")
-}
+/// Whether a line ends a reply, as every client decides it.
+public func isFinalLine(_ line: String) -> Bool { ServerLine(parsing: line).isFinal }

@@ -1,3 +1,5 @@
+import SetProtocol
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -201,3 +201,64 @@ struct UltraGameTests {
         }
     }
 }
+
+/// The questions clients ask the rules instead of answering them themselves: is this a valid claim, and
+/// what claims are on this board.
+@Suite("Claims by mode")
+struct ClaimsByModeTests {
+    @Test func aValidClaimHasTheModesSizeAndRule() {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<300 {
+            let board = randomBoard(4, using: &generator)
+            let isSet = SetReference.isSet(board[0], board[1], board[2])
+            for mode in [SetMode.normal, .junior, .chain] {
+                #expect(mode.isValidClaim(Array(board.prefix(3))) == isSet)
+                #expect(!mode.isValidClaim(board))  // four cards are never a claim of three
+            }
+            let isUltra = SetReference.isUltra(board[0], board[1], board[2], board[3])
+            #expect(SetMode.ultra.isValidClaim(board) == isUltra)
+            #expect(!SetMode.ultra.isValidClaim(Array(board.prefix(3))))
+        }
+        #expect(!SetMode.normal.isValidClaim([]))
+        let set = cards("1RFS 2GHT 3PEC")
+        #expect(SetMode.normal.isValidClaim(set) && !SetMode.normal.isValidClaim([set[0], set[0], set[1]]))
+    }
+
+    @Test func theClaimsOnABoardAreTheBruteForceOnes() {
+        var generator = SeededGenerator(seed: 12)
+        for _ in 0..<200 {
+            let board = randomBoard(12, using: &generator)
+            let sets = SetReference.allSets(in: board).map { $0.map { board[$0] } }
+            #expect(SetMode.normal.claims(on: board, chain: nil) == sets)
+            #expect(SetMode.chain.claims(on: board, chain: nil) == sets)
+            #expect(SetMode.chain.claims(on: board, chain: []) == sets)
+            let ultra = SetReference.allUltraSets(in: board).map { $0.map { board[$0] } }
+            #expect(SetMode.ultra.claims(on: board, chain: nil) == ultra)
+        }
+    }
+
+    /// In chain mode every claim reuses exactly one chain card (first) and takes two from the board.
+    @Test func chainClaimsReuseOneChainCard() {
+        var generator = SeededGenerator(seed: 13)
+        for _ in 0..<200 {
+            let all = randomBoard(15, using: &generator)
+            let chain = Array(all.prefix(3))
+            let board = Array(all.dropFirst(3))
+            let claims = SetMode.chain.claims(on: board, chain: chain)
+            var expected: [Set<Card>] = []
+            for reused in chain {
+                for (i, a) in board.enumerated() {
+                    for b in board[(i + 1)...] where SetReference.isSet(reused, a, b) {
+                        expected.append([reused, a, b])
+                    }
+                }
+            }
+            #expect(Set(claims.map { Set($0) }) == Set(expected))
+            #expect(claims.count == expected.count)
+            for claim in claims {
+                #expect(chain.contains(claim[0]) && board.contains(claim[1]) && board.contains(claim[2]))
+                #expect(SetMode.chain.isValidClaim(claim))
+            }
+        }
+    }
+}

@@ -321,7 +321,7 @@ struct ProtocolErrorTests {
         #expect(ProtocolError("-", .tooLong, "too long").line.text == "ERR - TOOLONG too long")
         #expect(
             ProtocolError("CHOOSE", .notSet, "colour: two red, one green").line
-                == .err(verb: "CHOOSE", code: "NOTSET", text: "colour: two red, one green"))
+                == .err(verb: "CHOOSE", code: .notSet, text: "colour: two red, one green"))
     }
 
     @Test func everyErrorCodeInTheProtocolExists() {
@@ -333,7 +333,10 @@ struct ProtocolErrorTests {
             "TOOMANYROOMS", "TOOLONG", "BADUTF8", "SLOWDOWN", "FULL",
         ]
         for code in documented {
-            #expect(ErrorCode(rawValue: code)?.rawValue == code)
+            let parsed = ErrorCode(rawValue: code)
+            #expect(parsed.rawValue == code)
+            #expect(ErrorCode.allCases.contains(parsed), "\(code)")
+            if case .unrecognized = parsed { Issue.record("\(code) is not recognized") }
         }
     }
 
@@ -347,7 +350,7 @@ struct ProtocolErrorTests {
                 Issue.record("\(line.text) does not parse as ERR")
                 continue
             }
-            #expect(parsed == code.rawValue)
+            #expect(parsed == code)
         }
     }
 }

@@ -91,7 +91,7 @@ struct ProtocolFuzzRegressionTests {
             Issue.record("the ERR line does not parse back")
             return
         }
-        #expect(verb == "JOIN" && code == "BADOPTION" && text == error.text)
+        #expect(verb == "JOIN" && code == .badOption && text == error.text)
     }
 
     @Test func aLongUnknownGameIsCappedInTheReply() {

@@ -11,17 +11,17 @@ struct ServerLineTests {
         (.ok(verb: "STATE", detail: ""), "OK STATE"),
         (.ok(verb: "NEW", detail: "voted 2/3"), "OK NEW voted 2/3"),
         (.ok(verb: "RESUME", detail: "bob -"), "OK RESUME bob -"),
-        (.err(verb: "CHOOSE", code: "STALE", text: "why"), "ERR CHOOSE STALE why"),
+        (.err(verb: "CHOOSE", code: .stale, text: "why"), "ERR CHOOSE STALE why"),
         (
-            .err(verb: "-", code: "TOOLONG", text: "a line is at most 1024 bytes"),
+            .err(verb: "-", code: .tooLong, text: "a line is at most 1024 bytes"),
             "ERR - TOOLONG a line is at most 1024 bytes"
         ),
         (
-            .err(verb: "CHOOSE", code: "NOTSET", text: "colour: two red, one green"),
+            .err(verb: "CHOOSE", code: .notSet, text: "colour: two red, one green"),
             "ERR CHOOSE NOTSET colour: two red, one green"
         ),
-        (.room(name: "fun", game: "set", players: 2, status: "playing"), "ROOM fun set 2 playing"),
-        (.room(name: "m", game: "matchismo", players: 0, status: "over"), "ROOM m matchismo 0 over"),
+        (.room(name: "fun", game: .set, players: 2, status: .playing), "ROOM fun set 2 playing"),
+        (.room(name: "m", game: .matchismo, players: 0, status: .over), "ROOM m matchismo 0 over"),
         (
             .options([("mode", "chain"), ("penalty", "0"), ("hints", "on")]),
             "OPTIONS mode=chain penalty=0 hints=on"
@@ -132,7 +132,7 @@ struct ServerLineTests {
             Issue.record("not an ERR line")
             return
         }
-        #expect(verb == "-" && code == ErrorCode.unknown.rawValue && text == "empty line; type HELP")
+        #expect(verb == "-" && code == .unknown && text == "empty line; type HELP")
     }
 
     @Test(arguments: [

@@ -9,9 +9,16 @@ extension BotSession {
         stats.value.lines += 1
         linesOnConnection += 1
         remember(line)
-        if line.isFinal {
-            handleReply(line, now: now)
-        } else {
+        switch replies.receive(line) {
+        case .reply(let reply):
+            unstamped = min(unstamped, replies.count)
+            countError(line)
+            handleReply(reply, now: now)
+        case .unexpected(let line):
+            countError(line)
+            handleUnpaired(line, now: now)
+        case .event(let line), .data(let line, _):
+            // A snapshot's lines (the data of JOIN and RESUME) are checked and applied like events.
             stats.value.events += 1
             stats.value.eventCounts[BenchStats.eventIndex(line)] += 1
             handleEvent(line, now: now)
@@ -27,17 +34,13 @@ extension BotSession {
         }
     }
 
-    private func handleReply(_ line: ServerLine, now: UInt64) {
-        let verb: String
-        let code: String?
-        let detail: String
-        switch line {
-        case .ok(let v, let d): (verb, code, detail) = (v, nil, d)
-        case .err(let v, let c, let t): (verb, code, detail) = (v, c, t)
-        default: return
-        }
-        if let code { stats.value.errorCodes[code, default: 0] += 1 }
-        if phase == .greeting, code == "FULL" {
+    private func countError(_ line: ServerLine) {
+        if case .err(_, let code, _) = line { stats.value.errorCodes[code.rawValue, default: 0] += 1 }
+    }
+
+    /// A final line with no command pending.
+    private func handleUnpaired(_ line: ServerLine, now: UInt64) {
+        if phase == .greeting, case .err(_, .full, _) = line {
             // The server is full: it sends this instead of the greeting and closes.
             stats.value.connectFailures += 1
             unexpected("\(name): \(line.text)")
@@ -45,21 +48,22 @@ extension BotSession {
             goOffline(now: now, retryAfter: 1_000_000_000)
             return
         }
-        guard !pending.isEmpty else {
-            protocolError("\(name): a reply with no command outstanding: \(line.text)")
-            return
-        }
-        let command = pending.removeFirst()
-        unstamped = min(unstamped, pending.count)
-        guard command.verb == verb else {
+        protocolError("\(name): a reply with no command outstanding: \(line.text)")
+    }
+
+    private func handleReply(_ reply: ReplyTracker<Sent>.Reply, now: UInt64) {
+        let line = reply.line
+        let code = reply.errorCode
+        let command = reply.command
+        guard command.verb == reply.verb else {
             protocolError("\(name): reply out of order: got \(line.text) for \(command.verb)")
             return
         }
         // A bot that said QUIT waits only for the close: a late OK RESUME must not seat it again.
-        guard phase != .quitting || verb == "QUIT" else { return }
-        switch verb {
-        case "HELLO": helloReplied(code: code, detail: detail, now: now)
-        case "RESUME": resumeReplied(code: code, detail: detail, now: now)
+        guard phase != .quitting || command.verb == "QUIT" else { return }
+        switch command.verb {
+        case "HELLO": helloReplied(reply, now: now)
+        case "RESUME": resumeReplied(reply, now: now)
         case "JOIN":
             guard code == nil else {
                 unexpected("\(name): \(line.text)")
@@ -70,11 +74,11 @@ extension BotSession {
             stats.value.joins += 1
             seated(now: now)
         case "CHOOSE":
-            if let claim = command.claim {
-                claimReplied(claim, sentAt: command.sentAt, code: code, detail: detail, now: now)
+            if let claim = command.context.claim {
+                claimReplied(claim, sentAt: command.context.sentAt, reply: reply, now: now)
             }
         case "NEW":
-            if let code, code != "OVER" { unexpected("\(name): \(line.text)") }
+            if let code, code != .over { unexpected("\(name): \(line.text)") }
         case "QUIT":
             break
         default:
@@ -82,31 +86,32 @@ extension BotSession {
         }
     }
 
-    private func helloReplied(code: String?, detail: String, now: UInt64) {
-        if code == "TAKEN" {
+    private func helloReplied(_ reply: ReplyTracker<Sent>.Reply, now: UInt64) {
+        if reply.errorCode == .taken {
             // A bot of an earlier run, or this bot's own seat still held after a drop: try another name.
             generation += 1
             name = config.botName(index, generation: generation)
             send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
             return
         }
-        guard code == nil else {
-            unexpected("\(name): ERR HELLO \(code!) \(detail)")
+        guard let detail = reply.okDetail else {
+            unexpected("\(name): \(reply.line.text)")
             wantsClose = .close
             phase = .finished
             return
         }
-        let words = detail.split(separator: " ")
-        if words.count != 2 || words[0] != name {
-            protocolError("\(name): OK HELLO should be '<name> <token>', got '\(detail)'")
+        if case .hello(let confirmed, let newToken) = detail, confirmed == name {
+            token = newToken
+        } else {
+            protocolError("\(name): OK HELLO should be '<name> <token>', got '\(detail.detail)'")
+            token = nil
         }
-        token = words.count >= 2 ? String(words[1]) : nil
         phase = .joining
         send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
     }
 
-    private func resumeReplied(code: String?, detail: String, now: UInt64) {
-        guard code == nil else {
+    private func resumeReplied(_ reply: ReplyTracker<Sent>.Reply, now: UInt64) {
+        guard let detail = reply.okDetail else {
             // The seat is gone (grace over, or the server restarted): start over as somebody new.
             token = nil
             generation += 1
@@ -115,16 +120,17 @@ extension BotSession {
             send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
             return
         }
-        let words = detail.split(separator: " ").map(String.init)
-        guard words.count == 2, words[0] == name else {
-            protocolError("\(name): OK RESUME should be '\(name) <room>', got '\(detail)'")
+        guard case .resume(let confirmed, let resumedRoom) = detail, confirmed == name else {
+            protocolError("\(name): OK RESUME should be '\(name) [<room>]', got '\(detail.detail)'")
             return
         }
-        if words[1] == room.name {
+        if resumedRoom == room.name {
             stats.value.resumes += 1
             seated(now: now)
         } else {
-            if words[1] != "-" { protocolError("\(name): resumed into room \(words[1]), not \(room.name)") }
+            if let resumedRoom {
+                protocolError("\(name): resumed into room \(resumedRoom), not \(room.name)")
+            }
             forgetRoom()
             phase = .joining
             send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
@@ -132,53 +138,58 @@ extension BotSession {
     }
 
     private func claimReplied(
-        _ claim: PendingClaim, sentAt: UInt64, code: String?, detail: String, now: UInt64
+        _ claim: PendingClaim, sentAt: UInt64, reply: ReplyTracker<Sent>.Reply, now: UInt64
     ) {
+        let code = reply.errorCode
         claimInFlight = false
         if sentAt > 0, now >= sentAt { stats.value.claimLatency.record(nanoseconds: now - sentAt) }
         let boardChanged = view.revision != claim.revision || claim.game != gameNumber
         let who = "\(name) claim @\(claim.revision)"
-        if claim.game != gameNumber, code != "STALE", code != "OVER" {
+        if claim.game != gameNumber, code != .stale, code != .over {
             // The claim left during an earlier game and reached the server when the new game had come
             // to the same revision, so the server judged its positions against a board it never saw.
             stats.value.revisionReuses += 1
             protocolError(
                 "\(who): sent in an earlier game, judged against the new game's board at the same revision "
-                    + "(got \(code ?? "OK")); revisions restart at 1 each game")
+                    + "(got \(code?.rawValue ?? "OK")); revisions restart at 1 each game")
             return
         }
         switch (claim.intent, code) {
         case (.valid, nil):
-            if view.game == "set" {
+            if view.game == .set {
                 stats.value.sets += 1
-                let named = detail.split(separator: " ").compactMap { Card(String($0)) }.sorted()
+                let codes: [String]
+                if case .choose(let cards) = reply.okDetail { codes = cards } else { codes = [] }
+                let named = codes.compactMap { Card($0) }.sorted()
                 if named != claim.cards.sorted() {
-                    protocolError("\(who): OK CHOOSE \(detail) for a claim of \(claim.cards.map(\.code))")
+                    protocolError(
+                        "\(who): OK CHOOSE \(codes.joined(separator: " ")) for a claim of \(claim.cards.map(\.code))"
+                    )
                 } else if lastOwnSet != named {
                     protocolError("\(who): OK CHOOSE without its SET event before it")
                 }
             }
-        case (.valid, "STALE"), (.wrong, "STALE"), (.outOfTurn, "STALE"):
-            if !boardChanged, view.status == "playing" {
+        case (.valid, .stale?), (.wrong, .stale?), (.outOfTurn, .stale?):
+            if !boardChanged, view.status == .playing {
                 protocolError("\(who): STALE, but no newer board arrived")
             }
-        case (_, "OVER"):
-            if view.status != "over" { protocolError("\(who): OVER, but no OVER event arrived") }
-        case (.valid, "NOTSET"):
+        case (_, .over?):
+            if view.status != .over { protocolError("\(who): OVER, but no OVER event arrived") }
+        case (.valid, .notSet?):
             protocolError("\(who): a valid claim \(claim.cards.map(\.code)) was refused as NOTSET")
-        case (.valid, "NOTYOURTURN"):
+        case (.valid, .notYourTurn?):
             if view.turn == name { protocolError("\(who): NOTYOURTURN on my turn") }
         case (.wrong, nil):
             protocolError("\(who): the server took \(claim.cards.map(\.code)), which is not a set")
-        case (.wrong, "NOTSET"), (.stale, "STALE"), (.outOfTurn, "NOTYOURTURN"), (.outOfTurn, nil):
+        case (.wrong, .notSet?), (.stale, .stale?), (.outOfTurn, .notYourTurn?), (.outOfTurn, nil):
             break
         case (.stale, nil):
             protocolError("\(who): the server took a claim on an old board (now @\(view.revision))")
         case (_, let code?):
-            unexpected("\(who): ERR CHOOSE \(code)")
+            unexpected("\(who): ERR CHOOSE \(code.rawValue)")
         }
         // An unchanged board means the claim changed nothing (a mistake, or a lost race): look again.
-        if !boardChanged, view.status == "playing", isMyMove { thinkAt = now + thinkDelay() }
+        if !boardChanged, view.status == .playing, isMyMove { thinkAt = now + thinkDelay() }
     }
 
     private func handleEvent(_ line: ServerLine, now: UInt64) {
@@ -226,7 +237,7 @@ extension BotSession {
                 protocolError("\(name): board revision went from \(view.revision) to \(revision)")
             }
             isBoardFresh = false
-            if view.game == "set", !view.board.isEmpty {
+            if view.game == .set, !view.board.isEmpty {
                 let cards = view.setCards.compactMap { $0 }
                 if cards.count == view.board.count {
                     earlier = BotStrategy.EarlierBoard(revision: view.revision, cards: cards)
@@ -250,8 +261,8 @@ extension BotSession {
         case .bye(let reason):
             stats.value.byes[reason, default: 0] += 1
         case .unknown(let text):
-            let verb = text.prefix { $0 != " " }
-            if Self.knownVerbs.contains(String(verb)) {
+            let verb = String(decoding: text.utf8.prefix { $0 != 0x20 }, as: UTF8.self)
+            if Self.knownVerbs.contains(verb) {
                 protocolError("\(name): malformed line '\(text.prefix(80))'")
             }
         default:
@@ -260,8 +271,8 @@ extension BotSession {
         view.apply(line)
         switch line {
         case .board:
-            if view.game == "matchismo" { BotStrategy.remember(view, into: &memory) }
-            if view.game == "set" { boardChanged(now: now) }
+            if view.game == .matchismo { BotStrategy.remember(view, into: &memory) }
+            if view.game == .set { boardChanged(now: now) }
         case .turn:
             turnChanged(now: now)
         case .over:
@@ -280,10 +291,10 @@ extension BotSession {
 
     private func checkSet(by who: String, codes: [String], now: UInt64) {
         let cards = codes.compactMap { Card($0) }
-        let mode = BotStrategy.mode(of: view)
+        let mode = view.setMode
         if cards.count != codes.count {
             protocolError("\(name): SET \(who) with an unreadable card: \(codes)")
-        } else if cards.count != mode.cardsPerClaim || !BotStrategy.isValid(cards, mode: mode) {
+        } else if !mode.isValidClaim(cards) {
             protocolError("\(name): SET \(who) \(codes) is not a valid claim in \(mode.rawValue) mode")
         } else {
             let board = view.setCards

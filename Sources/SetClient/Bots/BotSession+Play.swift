@@ -31,9 +31,9 @@ extension BotSession {
         guard !options.isIdle else { return }
         if options.chatEvery > 0 { chatAt = now + exponentialNanoseconds(mean: options.chatEvery) }
         if options.resumeEvery > 0 { dropAt = now + exponentialNanoseconds(mean: options.resumeEvery) }
-        if view.status == "over" {
+        if view.status == .over {
             gameOver(now: now)
-        } else if view.game == "set" {
+        } else if view.game == .set {
             boardChanged(now: now)
         } else {
             turnChanged(now: now)
@@ -41,15 +41,15 @@ extension BotSession {
     }
 
     /// Whether the bot may move now: always in SET, on its turn in Matchismo.
-    var isMyMove: Bool { view.game == "set" || view.turn == name }
+    var isMyMove: Bool { view.game == .set || view.turn == name }
 
     func boardChanged(now: UInt64) {
-        guard phase == .seated, !options.isIdle, view.status == "playing" else { return }
+        guard phase == .seated, !options.isIdle, view.status == .playing else { return }
         thinkAt = now + thinkDelay()
     }
 
     func turnChanged(now: UInt64) {
-        guard phase == .seated, !options.isIdle, view.status == "playing" else { return }
+        guard phase == .seated, !options.isIdle, view.status == .playing else { return }
         if view.turn == name {
             thinkAt = now + thinkDelay()
         } else if options.mistakes > 0, BotStrategy.unitRandom(&rng) < options.mistakes / 2 {
@@ -71,7 +71,7 @@ extension BotSession {
 
     func startNewGame(now: UInt64) {
         newGameAt = nil
-        guard view.status == "over" else { return }
+        guard view.status == .over else { return }
         guard bucket.take(now: now) else {
             newGameAt = bucket.nextToken(now: now)
             return
@@ -88,7 +88,7 @@ extension BotSession {
     }
 
     func act(now: UInt64) {
-        guard view.status == "playing" else {
+        guard view.status == .playing else {
             thinkAt = nil
             return
         }
@@ -99,7 +99,7 @@ extension BotSession {
         thinkAt = nil
         var claim: PendingClaim
         let command: String
-        if view.game == "set" {
+        if view.game == .set {
             guard
                 let plan = BotStrategy.planClaim(
                     in: view, earlier: earlier, mistakes: options.mistakes, using: &rng)
@@ -169,7 +169,7 @@ extension BotSession {
     }
 
     func resetConnectionState() {
-        pending.removeAll()
+        replies.removeAll()
         unstamped = 0
         outbox.removeAll()
         claimInFlight = false

@@ -56,9 +56,8 @@ final class BotSession {
         var game = 0
     }
 
-    /// A command waiting for its reply.
-    struct Pending {
-        var verb: String
+    /// What a bot keeps with a command until its reply.
+    struct Sent {
         /// When it was written to the socket; 0 until then.
         var sentAt: UInt64
         var claim: PendingClaim?
@@ -81,7 +80,9 @@ final class BotSession {
 
     /// Bytes to send, in order; the driver takes them once per pass.
     var outbox: [UInt8] = []
-    var pending: [Pending] = []
+    /// Commands waiting for their replies, oldest first.
+    var replies = ReplyTracker<Sent>()
+    /// How many of the newest pending commands are still in the outbox, not stamped with a send time.
     var unstamped = 0
 
     /// When to connect, while offline.
@@ -153,9 +154,9 @@ final class BotSession {
     /// The driver has the bytes of the outbox; they are on their way at `now`.
     func takeOutput(now: UInt64) -> [UInt8] {
         guard !outbox.isEmpty else { return [] }
-        for i in (pending.count - unstamped)..<pending.count {
-            pending[i].sentAt = now
-            if let claim = pending[i].claim, claim.intent == .valid {
+        for i in (replies.count - unstamped)..<replies.count {
+            replies[i].context.sentAt = now
+            if let claim = replies[i].context.claim, claim.intent == .valid {
                 room.recordClaim(by: name, revision: claim.revision, at: now)
             }
         }
@@ -268,7 +269,7 @@ final class BotSession {
         remember(.unknown("> " + text))
         outbox.append(contentsOf: text.utf8)
         outbox.append(0x0A)
-        pending.append(Pending(verb: verb, sentAt: 0, claim: claim))
+        replies.sent(verb, context: Sent(sentAt: 0, claim: claim))
         unstamped += 1
         stats.value.commands += 1
     }

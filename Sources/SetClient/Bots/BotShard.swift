@@ -188,7 +188,7 @@ final class BotShard: @unchecked Sendable {
                         guard session.wantsClose == nil else { return }
                         switch frame {
                         case .line(let bytes):
-                            session.receive(ServerLine.parse(bytes: bytes), now: now)
+                            session.receive(ServerLine(parsing: bytes), now: now)
                         case .tooLong:
                             stats.value.recordProtocolError("\(session.name): a line over 64 KiB")
                         }

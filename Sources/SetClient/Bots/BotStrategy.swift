@@ -54,44 +54,18 @@ public enum BotStrategy {
         }
     }
 
-    /// The SET mode of the view's room (`normal` when the room does not say).
-    static func mode(of view: GameView) -> SetMode {
-        view.options["mode"].flatMap(SetMode.init(rawValue:)) ?? .normal
-    }
-
-    /// Every valid claim on the board the view shows, by the rules of the room's mode.
+    /// Every valid claim on the board the view shows, by the rules of the room's mode (``SetMode``'s
+    /// own, so a bot and the server cannot disagree about what a set is): board cards by position, a
+    /// chain card (which is not on the board) by its code.
     public static func validClaims(in view: GameView) -> [[Selection.Pick]] {
-        guard view.game == "set" else { return [] }
+        guard view.game == .set else { return [] }
         let slots = view.setCards
         guard slots.allSatisfy({ $0 != nil }) else { return [] }
         let cards = slots.map { $0! }
-        switch mode(of: view) {
-        case .normal, .junior:
-            return SetRules.allSets(in: cards).map { $0.map(Selection.Pick.position) }
-        case .ultra:
-            return SetRules.allUltraSets(in: cards).map { $0.map(Selection.Pick.position) }
-        case .chain:
-            guard !view.chain.isEmpty else {
-                return SetRules.allSets(in: cards).map { $0.map(Selection.Pick.position) }
-            }
-            var position = [Int](repeating: -1, count: 81)
-            for (i, card) in cards.enumerated() { position[card.index] = i }
-            var claims: [[Selection.Pick]] = []
-            for reused in view.chain {
-                for (i, card) in cards.enumerated() {
-                    let third = position[SetRules.completing(reused, card).index]
-                    if third > i { claims.append([.card(reused), .position(i), .position(third)]) }
-                }
-            }
-            return claims
-        }
-    }
-
-    /// Whether `cards` are a valid claim in `mode` (ignoring which chain card they must reuse).
-    public static func isValid(_ cards: [Card], mode: SetMode) -> Bool {
-        switch mode {
-        case .ultra: return cards.count == 4 && SetRules.isUltraSet(cards)
-        default: return cards.count == 3 && SetRules.isSet(cards[0], cards[1], cards[2])
+        var position = [Int](repeating: -1, count: 81)
+        for (i, card) in cards.enumerated() { position[card.index] = i }
+        return view.setMode.claims(on: cards, chain: view.chain).map { claim in
+            claim.map { card in position[card.index] >= 0 ? .position(position[card.index]) : .card(card) }
         }
     }
 
@@ -103,7 +77,7 @@ public enum BotStrategy {
     public static func planClaim(
         in view: GameView, earlier: EarlierBoard?, mistakes: Double, using generator: inout SeededGenerator
     ) -> Claim? {
-        guard view.game == "set", view.status == "playing" else { return nil }
+        guard view.game == .set, view.status == .playing else { return nil }
         let cards = view.setCards.compactMap { $0 }
         guard cards.count == view.board.count, !cards.isEmpty else { return nil }
         let roll = unitRandom(&generator)
@@ -128,7 +102,7 @@ public enum BotStrategy {
     /// Cards on the board that are not a valid claim, as a deliberate wrong claim.
     static func wrongClaim(in view: GameView, cards: [Card], using generator: inout SeededGenerator) -> Claim?
     {
-        let mode = mode(of: view)
+        let mode = view.setMode
         let size = mode.cardsPerClaim
         guard cards.count >= size else { return nil }
         for _ in 0..<32 {
@@ -138,7 +112,7 @@ public enum BotStrategy {
                 if !positions.contains(p) { positions.append(p) }
             }
             let picked = positions.map { cards[$0] }
-            if !isValid(picked, mode: mode) {
+            if !mode.isValidClaim(picked) {
                 return Claim(
                     picks: positions.map(Selection.Pick.position), cards: picked, revision: view.revision,
                     intent: .wrong)
@@ -151,15 +125,14 @@ public enum BotStrategy {
     static func staleClaim(in view: GameView, earlier: EarlierBoard?, using generator: inout SeededGenerator)
         -> Claim?
     {
-        guard let earlier, earlier.revision != view.revision, mode(of: view) != .chain else { return nil }
-        let sets: [[Int]] =
-            mode(of: view) == .ultra
-            ? SetRules.allUltraSets(in: earlier.cards) : SetRules.allSets(in: earlier.cards)
+        guard let earlier, earlier.revision != view.revision, view.setMode != .chain else { return nil }
+        let sets = view.setMode.claims(on: earlier.cards, chain: nil)
         guard !sets.isEmpty else { return nil }
-        let positions = sets[generator.next(below: sets.count)]
+        let cards = sets[generator.next(below: sets.count)]
+        let positions = cards.map { card in earlier.cards.firstIndex(of: card)! }
         return Claim(
-            picks: positions.map(Selection.Pick.position), cards: positions.map { earlier.cards[$0] },
-            revision: earlier.revision, intent: .stale)
+            picks: positions.map(Selection.Pick.position), cards: cards, revision: earlier.revision,
+            intent: .stale)
     }
 
     private static func card(for pick: Selection.Pick, on cards: [Card]) -> Card {
@@ -177,7 +150,7 @@ public enum BotStrategy {
     public static func matchismoChoice(
         in view: GameView, memory: [Int: PlayingCard], using generator: inout SeededGenerator
     ) -> Int? {
-        guard view.game == "matchismo", view.status == "playing" else { return nil }
+        guard view.game == .matchismo, view.status == .playing else { return nil }
         var up: [PlayingCard] = []
         var down: [Int] = []
         for (i, slot) in view.board.enumerated() {

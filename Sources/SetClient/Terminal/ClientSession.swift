@@ -4,9 +4,9 @@ import SetProtocol
 /// The terminal client's side of the protocol, with no I/O: it takes the lines the server sends and
 /// the commands the player types, keeps the ``GameView``, and says what to send and what to show.
 ///
-/// Replies are matched to commands by order: every command sent is queued, and an `OK`/`ERR` line
-/// ends the oldest one (protocol.md, "Replies and events"). That is how a claim's `ERR` is told apart
-/// from a chat's, even when several commands are in flight.
+/// Replies are matched to commands by a ``ReplyTracker``: every command sent is queued, and an
+/// `OK`/`ERR` line ends the oldest one (protocol.md, "Replies and events"). That is how a claim's `ERR`
+/// is told apart from a chat's, even when several commands are in flight.
 public struct ClientSession: Sendable {
     /// Something the session wants done.
     public enum Output: Equatable, Sendable {
@@ -65,16 +65,17 @@ public struct ClientSession: Sendable {
     private let game: GameKind?
     private let joinOptions: [String]
     private var nameAttempt = 1
-    private var outstanding: [Pending] = []
-    private var replyLines: [ServerLine] = []
+    private var replies = ReplyTracker<Sent>()
 
-    /// A command sent and not yet answered.
-    private struct Pending: Sendable {
-        var verb: String
+    /// What the session keeps with a command until its reply.
+    private struct Sent: Sendable {
+        /// The line as sent.
         var line: String
         /// For snapshot commands: whether the snapshot's first line reset the view yet.
         var hasSnapshot = false
     }
+
+    private typealias Pending = ReplyTracker<Sent>.Pending
 
     /// Creates a session that will name itself `name` and sit down in `room`, creating it with
     /// `game` and `options` (`mode=ultra` …) if it does not exist.
@@ -87,7 +88,7 @@ public struct ClientSession: Sendable {
     }
 
     /// Lines sent and not answered yet, oldest first.
-    public var outstandingCommands: [String] { outstanding.map(\.line) }
+    public var outstandingCommands: [String] { replies.pending.map(\.context.line) }
 
     // MARK: Connection
 
@@ -95,8 +96,7 @@ public struct ClientSession: Sendable {
     public mutating func connectionOpened() {
         isConnected = true
         isNamed = false
-        outstanding = []
-        replyLines = []
+        replies.removeAll()
         nameAttempt = 1
     }
 
@@ -104,8 +104,7 @@ public struct ClientSession: Sendable {
     public mutating func connectionLost(_ reason: String) -> [Output] {
         isConnected = false
         isNamed = false
-        outstanding = []
-        replyLines = []
+        replies.removeAll()
         if isQuitting { return [.finished] }
         return [.event(.problem("connection lost: \(reason)"))]
     }
@@ -114,45 +113,35 @@ public struct ClientSession: Sendable {
 
     /// Handles one line from the server.
     public mutating func receive(_ line: ServerLine) -> [Output] {
-        if line.isFinal {
-            guard !outstanding.isEmpty else {
-                if case .err(_, _, let text) = line { return [.event(.problem("server: \(text)"))] }
-                return []
-            }
-            let pending = outstanding.removeFirst()
-            let data = replyLines
-            replyLines = []
-            return finish(pending, with: line, data: data)
-        }
-        if isReplyData(line) {
-            replyLines.append(line)
-            if case .room(let roomName, _, _, _) = line, outstanding.first?.verb == "ROOMS" {
+        switch replies.receive(line) {
+        case .unexpected(let line):
+            if case .err(_, _, let text) = line { return [.event(.problem("server: \(text)"))] }
+            return []
+        case .reply(let reply):
+            return finish(reply)
+        case .data(let line, let command):
+            if case .room(let roomName, _, _, _) = line, command.verb == "ROOMS" {
                 // A ROOMS listing: only our own room's line also tells the view something.
                 if roomName == view.room { view.apply(line) }
                 return []
             }
+            noteSnapshotStart(line, of: command)
+            // Data lines of the shape of events (a snapshot's PLAYER line) are applied like events.
+            return handleEvent(line)
+        case .event(let line):
+            return handleEvent(line)
         }
-        return handleEvent(line)
     }
 
-    /// Whether `line` belongs to the reply of the oldest outstanding command rather than being an
-    /// event. Events of the same shape (a `PLAYER` line) are applied to the view either way.
-    private mutating func isReplyData(_ line: ServerLine) -> Bool {
-        guard let verb = outstanding.first?.verb else { return false }
-        switch (verb, line) {
-        case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help): return true
-        case ("JOIN", .room(let name, _, _, _)), ("RESUME", .room(let name, _, _, _)),
-            ("STATE", .room(let name, _, _, _)):
-            // A snapshot starts with its ROOM line: forget the old room before reading the new one.
-            if !outstanding[0].hasSnapshot && (verb != "JOIN" || name == Self.joinTarget(outstanding[0].line))
-            {
-                outstanding[0].hasSnapshot = true
-                view.reset()
-                hint = nil
-            }
-            return false
-        default: return false
-        }
+    /// A snapshot starts with its ROOM line: forget the old room before reading the new one.
+    private mutating func noteSnapshotStart(_ line: ServerLine, of command: Pending) {
+        guard case .room(let name, _, _, _) = line, ["JOIN", "RESUME", "STATE"].contains(command.verb),
+            !command.context.hasSnapshot,
+            command.verb != "JOIN" || name == Self.joinTarget(command.context.line)
+        else { return }
+        replies[0].context.hasSnapshot = true
+        view.reset()
+        hint = nil
     }
 
     private static func joinTarget(_ line: String) -> String {
@@ -189,42 +178,48 @@ public struct ClientSession: Sendable {
         }
     }
 
-    private mutating func finish(_ pending: Pending, with line: ServerLine, data: [ServerLine]) -> [Output] {
-        switch line {
-        case .ok(_, let detail): return succeeded(pending, detail: detail, data: data)
-        case .err(_, let code, let text): return failed(pending, code: code, text: TextRules.sanitized(text))
+    private mutating func finish(_ reply: ReplyTracker<Sent>.Reply) -> [Output] {
+        switch reply.line {
+        case .ok(let verb, let detail):
+            return succeeded(reply.command, detail: OKDetail(verb: verb, detail: detail), data: reply.data)
+        case .err(_, let code, let text):
+            return failed(reply.command, code: code, text: TextRules.sanitized(text))
         default: return []
         }
     }
 
-    private mutating func succeeded(_ pending: Pending, detail: String, data: [ServerLine]) -> [Output] {
-        let words = detail.split(separator: " ").map(String.init)
+    private mutating func succeeded(_ pending: Pending, detail: OKDetail, data: [ServerLine]) -> [Output] {
         switch pending.verb {
         case "HELLO":
             isNamed = true
-            if let confirmed = words.first { name = confirmed }
-            if words.count > 1 { token = words[1] }
+            if case .hello(let confirmed, let newToken) = detail {
+                name = confirmed
+                token = newToken
+            }
             return [.event(.info("connected as \(name)"))] + send(joinLine(room: room, words: joinWords))
         case "RESUME":
             isNamed = true
-            if let confirmed = words.first { name = confirmed }
-            if words.count > 1, words[1] != "-" {
-                room = words[1]
-                return [.event(.info("back in \(room) as \(name)"))]
+            if case .resume(let confirmed, let resumedRoom) = detail {
+                name = confirmed
+                if let resumedRoom {
+                    room = resumedRoom
+                    return [.event(.info("back in \(room) as \(name)"))]
+                }
             }
             return send(joinLine(room: room, words: joinWords))
         case "JOIN":
-            if let joined = words.first { room = joined }
-            let game = view.game == "matchismo" ? "Matchismo" : "SET"
+            if case .join(let joined) = detail { room = joined }
+            let game = view.game == .matchismo ? "Matchismo" : "SET"
             return [.event(.info("joined \(room) (\(game)); ? shows the keys"))]
         case "LEAVE":
             view.reset()
             return [.status(Status(.info, "you left \(room); /join a room to play"))]
         case "CHOOSE":
-            if view.game == "matchismo" {
-                return [.status(Status(.info, "you turned \(CardArt.inline(words).plainText)"))]
+            guard case .choose(let cards) = detail else { return [] }
+            if view.game == .matchismo {
+                return [.status(Status(.info, "you turned \(CardArt.inline(cards).plainText)"))]
             }
-            return [.status(Status(.success, "Set! \(CardArtText.codes(words))"))]
+            return [.status(Status(.success, "Set! \(CardArtText.codes(cards))"))]
         case "HINT":
             for case .hint(let position, let card) in data {
                 if let index = SetGame.position(named: position) { hint = (index, card) }
@@ -238,10 +233,10 @@ public struct ClientSession: Sendable {
             }
             return []
         case "NEW":
-            return words.first == "voted"
-                ? [.status(Status(.info, "you voted for a new game (\(words.dropFirst().joined()))"))] : []
+            guard case .new(.voted(let votes, let needed)) = detail else { return [] }
+            return [.status(Status(.info, "you voted for a new game (\(votes)/\(needed))"))]
         case "HISTORY":
-            return [.panel(Panel.history(data, room: Self.historyRoom(pending.line) ?? room))]
+            return [.panel(Panel.history(data, room: Self.historyRoom(pending.context.line) ?? room))]
         case "ROOMS":
             return [.panel(Panel.rooms(data))]
         case "QUIT":
@@ -251,25 +246,25 @@ public struct ClientSession: Sendable {
         }
     }
 
-    private mutating func failed(_ pending: Pending, code: String, text: String) -> [Output] {
+    private mutating func failed(_ pending: Pending, code: ErrorCode, text: String) -> [Output] {
         switch (pending.verb, code) {
-        case ("HELLO", "TAKEN") where nameAttempt < Self.nameAttempts:
+        case ("HELLO", .taken) where nameAttempt < Self.nameAttempts:
             nameAttempt += 1
             let next = String(baseName.prefix(TextRules.maximumNameLength - 1)) + String(nameAttempt)
             name = next
             return [.event(.problem("the name \(baseName) is taken; trying \(next)"))] + send("HELLO \(next)")
-        case ("RESUME", "BADTOKEN"):
+        case ("RESUME", .badToken):
             // The seat is gone (the grace ran out, or the server restarted): start over with the name.
             token = nil
             name = baseName
             nameAttempt = 1
             return [.event(.problem("your old seat is gone; joining again"))] + send("HELLO \(name)")
-        case ("CHOOSE", "STALE"):
+        case ("CHOOSE", .stale):
             return [
                 .status(
                     Status(.failure, "too late: the board changed before your claim arrived (no penalty)"))
             ]
-        case ("CHOOSE", "NOTSET"):
+        case ("CHOOSE", .notSet):
             return [.status(Status(.failure, "not a set: \(text)"))]
         case ("HELLO", _), ("JOIN", _), ("RESUME", _):
             return [.event(.problem("\(pending.verb.lowercased()) refused: \(text)"))]
@@ -295,7 +290,7 @@ public struct ClientSession: Sendable {
 
     private mutating func send(_ line: String) -> [Output] {
         let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? "-"
-        outstanding.append(Pending(verb: verb, line: line))
+        replies.sent(verb, context: Sent(line: line))
         return [.send(line)]
     }
 

@@ -112,9 +112,9 @@ public struct Panel: Equatable, Sendable {
         var order: [String] = []
         for case .room(let name, let game, let players, let status) in data {
             var line = StyledText(TextRules.sanitized(name), .bold).padded(to: 18)
-            line.append(StyledText(TextRules.sanitized(game)).padded(to: 11))
+            line.append(StyledText(game.rawValue).padded(to: 11))
             line.append(StyledText(players == 1 ? "1 player" : "\(players) players").padded(to: 12))
-            line.append(TextRules.sanitized(status), status == "over" ? .dim : .plain)
+            line.append(status.rawValue, status == .over ? .dim : .plain)
             if byName[name] == nil { order.append(name) }
             byName[name] = line
         }

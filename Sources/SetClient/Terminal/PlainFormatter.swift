@@ -10,7 +10,7 @@ public enum PlainFormatter {
         case .room(let name, let game, let players, let status):
             guard name == view.room else { return nil }
             return
-                "room \(TextRules.sanitized(name)): \(TextRules.sanitized(game)), \(players) player\(players == 1 ? "" : "s"), \(TextRules.sanitized(status))"
+                "room \(TextRules.sanitized(name)): \(game.rawValue), \(players) player\(players == 1 ? "" : "s"), \(status.rawValue)"
         case .board(let revision, let cards):
             let shown = cards.map { "\(TextRules.sanitized($0.position)) \(TextRules.sanitized($0.card))" }
             return "board #\(revision): " + shown.joined(separator: "  ")

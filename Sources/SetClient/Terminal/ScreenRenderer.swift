@@ -95,7 +95,7 @@ public struct ScreenRenderer: Sendable {
             let boardWidth = isBeside ? size.columns - Self.sidebarWidth - Self.sidebarGap : size.columns
             guard
                 let grid = BoardGrid.make(
-                    count: count, isMatchismo: view.game == "matchismo", isCompact: isCompact,
+                    count: count, isMatchismo: view.game == .matchismo, isCompact: isCompact,
                     maxWidth: boardWidth)
             else { continue }
             let boardHeight = grid.height
@@ -130,7 +130,7 @@ public struct ScreenRenderer: Sendable {
 
     // MARK: Parts
 
-    private var isMatchismo: Bool { view.game == "matchismo" }
+    private var isMatchismo: Bool { view.game == .matchismo }
 
     private func header(_ width: Int) -> StyledText {
         var left = StyledText(isMatchismo ? "Matchismo" : "SET", .bold)
@@ -143,7 +143,7 @@ public struct ScreenRenderer: Sendable {
             } else {
                 left.append(" · " + TextRules.sanitized(view.options["mode"] ?? "normal"))
             }
-            if view.status == "over" { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+            if view.status == .over { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
         }
         var right: StyledText
         switch ui.connection {
@@ -180,7 +180,7 @@ public struct ScreenRenderer: Sendable {
             ]
         }
         guard !view.board.isEmpty else {
-            return [StyledText(view.status == "over" ? "" : "(no cards)", .dim)]
+            return [StyledText(view.status == .over ? "" : "(no cards)", .dim)]
         }
         return grid.lines(view.board, marks: marks, colourLetters: !isColour)
     }
@@ -264,7 +264,7 @@ public struct ScreenRenderer: Sendable {
             text.append(" · chain ")
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }
         }
-        if view.status == "over" { text.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+        if view.status == .over { text.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
         return text
     }
 
@@ -295,7 +295,7 @@ public struct ScreenRenderer: Sendable {
         }
         if view.room == nil { return StyledText("/join <room> · /rooms · ? for help", .dim) }
         if isMatchismo { return StyledText("a letter + Enter turns a card · /chat · ? help", .dim) }
-        let n = view.options["mode"] == "ultra" ? 4 : 3
+        let n = view.setMode.cardsPerClaim
         return StyledText("\(n) letters + Enter claims · /chat · ? help", .dim)
     }
 

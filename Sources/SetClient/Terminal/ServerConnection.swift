@@ -119,7 +119,7 @@ public final class ServerConnection: @unchecked Sendable {
             buffer.withUnsafeBytes { raw in
                 framer.append(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { frame in
                     if case .line(let bytes) = frame {
-                        lines.append(ServerLine(parsing: String(decoding: bytes, as: UTF8.self)))
+                        lines.append(ServerLine(parsing: bytes))
                     }
                 }
             }

@@ -50,7 +50,7 @@ public enum UserCommand: Equatable, Sendable {
         /// The context of a view of a room.
         public init(_ view: GameView) {
             self.init(
-                isMatchismo: view.game == "matchismo", cardsPerClaim: view.options["mode"] == "ultra" ? 4 : 3,
+                isMatchismo: view.game == .matchismo, cardsPerClaim: view.setMode.cardsPerClaim,
                 boardCount: view.board.count, chain: view.chain.map(\.code))
         }
     }

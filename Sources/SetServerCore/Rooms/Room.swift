@@ -165,9 +165,7 @@ final class Room {
     // MARK: Lines
 
     var roomLine: ServerLine {
-        .room(
-            name: name, game: options.game.rawValue, players: seats.count, status: isOver ? "over" : "playing"
-        )
+        .room(name: name, game: options.game, players: seats.count, status: isOver ? .over : .playing)
     }
 
     func playerLine(_ session: Session) -> ServerLine {

@@ -242,6 +242,32 @@ extension Bots {
             #expect(bot.stats.value.protocolErrors == 0, "\(bot.stats.value.protocolErrorSamples)")
         }
 
+        /// A seat taken back outside any room is answered `OK RESUME <name>` (protocol.md): the bot joins
+        /// its room again, and that is no protocol error.
+        @Test func aResumeWithoutARoomJoinsAgain() {
+            let bot = F.seatedSession()
+            bot.connectionEnded(now: 3, byServer: true)
+            bot.tick(now: 10_000_000_000)
+            bot.connecting(now: 10_000_000_000)
+            bot.connected(now: 10_000_000_000)
+            F.feed(bot, ["SETD 1 hi"])
+            #expect(F.sent(bot) == ["RESUME tok123"])
+            F.feed(bot, ["OK RESUME tbot-0"])
+            #expect(bot.phase == .joining)
+            #expect(F.sent(bot).first?.hasPrefix("JOIN lobby") == true)
+            #expect(bot.stats.value.protocolErrors == 0, "\(bot.stats.value.protocolErrorSamples)")
+            F.feed(bot, F.snapshot(revision: 9, players: [("tbot-0", 0)]) + ["OK JOIN lobby"])
+            #expect(bot.phase == .seated)
+        }
+
+        /// A reply the bot cannot pair with a command is reported, and does not answer the next command.
+        @Test func aReplyWithNothingPendingIsAProtocolError() {
+            let bot = F.seatedSession()
+            F.feed(bot, ["OK CHAT"])
+            #expect(bot.stats.value.protocolErrors == 1)
+            #expect(bot.stats.value.protocolErrorSamples.first?.contains("no command outstanding") == true)
+        }
+
         @Test func stopsWithQuit() {
             let bot = F.seatedSession()
             bot.stop(now: 5)

@@ -160,7 +160,7 @@ import Testing
         h.seat()
         _ = h.session.connectionLost("timeout")
         h.session.connectionOpened()
-        h.server("SETD 1 welcome", "OK RESUME alice -")
+        h.server("SETD 1 welcome", "OK RESUME alice")
         #expect(h.sent == ["RESUME t0k3n", "JOIN lobby"])
     }
 
@@ -175,7 +175,7 @@ import Testing
             "TURN alice")
         h.server("PLAYER alice 0 online", "OK JOIN den")
         #expect(h.session.view.room == "den")
-        #expect(h.session.view.game == "matchismo")
+        #expect(h.session.view.game == .matchismo)
         #expect(h.session.view.players.map(\.name) == ["alice"])
         #expect(h.session.room == "den")
     }
@@ -187,7 +187,7 @@ import Testing
         h.type(.rooms)
         h.server("ROOM den matchismo 3 playing", "ROOM lobby set 2 playing", "OK ROOMS 2")
         #expect(h.session.view.room == "lobby")
-        #expect(h.session.view.game == "set")
+        #expect(h.session.view.game == .set)
         #expect(h.panels.first?.title == "Rooms — 2")
         #expect(h.panels.first?.lines.first?.plainText.hasPrefix("den") == true)
     }
@@ -263,7 +263,7 @@ import Testing
                 .joined("bob"), .vote(name: "bob", votes: 1, needed: 2), .newGame("bob"), .left("bob"),
                 .over(["alice 2", "bob 1"]),
             ])
-        #expect(h.session.view.status == "over")
+        #expect(h.session.view.status == .over)
     }
 
     @Test("An ERR with no command outstanding (a full server) is shown, not matched")

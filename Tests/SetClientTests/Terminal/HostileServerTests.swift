@@ -167,7 +167,12 @@ import Testing
         try client.waitForOutput("History of r")
         client.type("/new")
         try peer.expect("NEW")
+        // A vote count wrapped in escapes is not a count: the reply is read as no vote at all, so the
+        // escapes cannot reach the screen through it. The well-formed one after it shows.
         try peer.send("OK NEW voted \(esc)[31m1/2\(esc)[0m\n")
+        client.type("/new")
+        try peer.expect("NEW")
+        try peer.send("OK NEW voted 1/2\n")
         try client.waitForOutput("you voted for a new game (1/2)")
         client.type("/leave")
         try peer.expect("LEAVE")
@@ -182,6 +187,7 @@ import Testing
             #expect(output.contains(shown), "'\(shown)' in stdout:\n\(output)")
         }
         #expect(!output.contains("pwned"))
+        #expect(output.components(separatedBy: "you voted").count == 2, "one vote shown:\n\(output)")
         try Self.quit(client, peer)
         expectCleanOutput(client)
     }

@@ -1,0 +1,110 @@
+/// What the detail of an `OK <VERB> <detail>` line says, read by its verb (protocol.md, "Commands"), so
+/// that clients never split a detail themselves.
+///
+/// ``ServerLine/ok(verb:detail:)`` keeps the detail as text, so the wire does not depend on this type;
+/// this is how a client reads it. A detail is read only in exactly the shape the server formats it
+/// (``detail`` gives the same text back); anything else is ``other(verb:detail:)``, so a newer server's
+/// longer detail is never half-read.
+public enum OKDetail: Equatable, Sendable {
+    /// `OK HELLO <name> <token>`: the name taken, and the token that gets the seat back after a drop.
+    case hello(name: String, token: String)
+    /// `OK RESUME <name> [<room>]`: the identity taken back, and the room of the seat, if there was one.
+    case resume(name: String, room: String?)
+    /// `OK JOIN <room>`.
+    case join(room: String)
+    /// `OK WATCH <room>`.
+    case watch(room: String)
+    /// `OK LEAVE <room>`: the room left.
+    case leave(room: String)
+    /// `OK ROOMS <count>`: how many `ROOM` lines the reply had.
+    case rooms(count: Int)
+    /// `OK HISTORY <count>`: how many `HISTORY` lines the reply had.
+    case history(count: Int)
+    /// `OK CHOOSE <card> ...`: the set taken (SET) or the card turned (Matchismo).
+    case choose(cards: [String])
+    /// `OK NEW started` or `OK NEW voted <votes>/<needed>`.
+    case new(NewGameOutcome)
+    /// Any other `OK`: a verb whose reply carries no detail (`STATE`, `CHAT`, `PING` …), a verb this
+    /// version does not know, or a detail that is not in its documented shape.
+    case other(verb: String, detail: String)
+
+    /// What `NEW` did.
+    public enum NewGameOutcome: Equatable, Sendable {
+        /// The new game started at once.
+        case started
+        /// The game is running with others online: this was a vote, and the count so far.
+        case voted(votes: Int, needed: Int)
+    }
+
+    /// Reads the detail of an `OK` line with the given verb.
+    public init(verb: String, detail: String) {
+        self = Self.reading(verb: verb, detail: detail) ?? .other(verb: verb, detail: detail)
+    }
+
+    private static func reading(verb: String, detail: String) -> OKDetail? {
+        let words = detail.utf8.split(separator: 0x20, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        guard !detail.isEmpty, !words.contains(where: \.isEmpty) else { return nil }
+        let read: OKDetail?
+        switch (verb, words.count) {
+        case ("HELLO", 2): read = .hello(name: words[0], token: words[1])
+        case ("RESUME", 1...2): read = .resume(name: words[0], room: words.count == 2 ? words[1] : nil)
+        case ("JOIN", 1): read = .join(room: words[0])
+        case ("WATCH", 1): read = .watch(room: words[0])
+        case ("LEAVE", 1): read = .leave(room: words[0])
+        case ("ROOMS", 1): read = Int(words[0]).map { .rooms(count: $0) }
+        case ("HISTORY", 1): read = Int(words[0]).map { .history(count: $0) }
+        case ("CHOOSE", _): read = .choose(cards: words)
+        case ("NEW", 1) where words[0] == "started": read = .new(.started)
+        case ("NEW", 2) where words[0] == "voted":
+            let parts = words[1].split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let votes = Int(parts[0]), let needed = Int(parts[1]) else { return nil }
+            read = .new(.voted(votes: votes, needed: needed))
+        default: read = nil
+        }
+        // Only the canonical text counts (`+3` or `03` is not a count the server would send).
+        return read.flatMap { $0.detail == detail ? $0 : nil }
+    }
+
+    /// The verb of the `OK` line.
+    public var verb: String {
+        switch self {
+        case .hello: return "HELLO"
+        case .resume: return "RESUME"
+        case .join: return "JOIN"
+        case .watch: return "WATCH"
+        case .leave: return "LEAVE"
+        case .rooms: return "ROOMS"
+        case .history: return "HISTORY"
+        case .choose: return "CHOOSE"
+        case .new: return "NEW"
+        case .other(let verb, _): return verb
+        }
+    }
+
+    /// The detail as the server formats it.
+    public var detail: String {
+        switch self {
+        case .hello(let name, let token): return "\(name) \(token)"
+        case .resume(let name, let room): return room.map { "\(name) \($0)" } ?? name
+        case .join(let room), .watch(let room), .leave(let room): return room
+        case .rooms(let count), .history(let count): return "\(count)"
+        case .choose(let cards): return cards.joined(separator: " ")
+        case .new(.started): return "started"
+        case .new(.voted(let votes, let needed)): return "voted \(votes)/\(needed)"
+        case .other(_, let detail): return detail
+        }
+    }
+
+    /// The `OK` line that says this.
+    public var line: ServerLine { .ok(verb: verb, detail: detail) }
+}
+
+extension ServerLine {
+    /// The typed detail of an `OK` line, or `nil` for any other line.
+    public var okDetail: OKDetail? {
+        guard case .ok(let verb, let detail) = self else { return nil }
+        return OKDetail(verb: verb, detail: detail)
+    }
+}

@@ -1,0 +1,229 @@
+/// The one parser of server lines, on bytes.
+///
+/// It splits at the space byte (0x20) and never at Swift `Character`s: a combining mark or a prepend
+/// mark such as U+0600 next to a space fuses with it into one `Character`, and a `Character` split would
+/// read `CHAT ann ́hi` as a chat from "ann ́hi". Bytes of a multi-byte UTF-8 sequence are all 0x80 or more,
+/// so they never look like a separator. It is also what keeps the load tester ahead of the server it
+/// measures: a flat-out room delivers hundreds of thousands of lines a second to it.
+extension ServerLine {
+    /// Parses a line from the server given as text; the same as parsing its UTF-8 bytes.
+    public init(parsing text: String) {
+        var text = text
+        self = text.withUTF8 { ServerLine(parsingBuffer: $0) }
+    }
+
+    /// Parses a line from the server, without its LF. Lines it does not understand become
+    /// ``unknown(_:)`` (with the bytes decoded as UTF-8, invalid sequences replaced), never an error, so
+    /// a client keeps working against a newer server.
+    public init(parsing bytes: some Collection<UInt8>) {
+        if let line = bytes.withContiguousStorageIfAvailable({ ServerLine(parsingBuffer: $0) }) {
+            self = line
+        } else {
+            self = Array(bytes).withUnsafeBufferPointer { ServerLine(parsingBuffer: $0) }
+        }
+    }
+
+    private init(parsingBuffer buffer: UnsafeBufferPointer<UInt8>) {
+        let parser = Parser(buffer)
+        self = parser.line() ?? .unknown(String(decoding: buffer, as: UTF8.self))
+    }
+}
+
+/// The words of one line as byte ranges, and the readers of their fields.
+private struct Parser {
+    let b: UnsafeBufferPointer<UInt8>
+    var words: [Range<Int>] = []
+
+    static let space: UInt8 = 0x20
+    static let colon: UInt8 = 0x3A
+    static let equals: UInt8 = 0x3D
+
+    init(_ b: UnsafeBufferPointer<UInt8>) {
+        self.b = b
+        // The longest line in practice is a full Matchismo board: 32 words.
+        words.reserveCapacity(32)
+        var i = 0
+        while i < b.count {
+            if b[i] == Self.space {
+                i += 1
+                continue
+            }
+            let start = i
+            while i < b.count, b[i] != Self.space { i += 1 }
+            words.append(start..<i)
+        }
+    }
+
+    /// A word of up to seven bytes as one number: its length, then its bytes. Longer words give 0,
+    /// which no key equals.
+    static func key(_ bytes: some Collection<UInt8>) -> UInt64 {
+        guard bytes.count <= 7 else { return 0 }
+        return bytes.reduce(UInt64(bytes.count)) { $0 << 8 | UInt64($1) }
+    }
+
+    static let setdKey = key("SETD".utf8)
+    static let okKey = key("OK".utf8)
+    static let errKey = key("ERR".utf8)
+    static let roomKey = key("ROOM".utf8)
+    static let optionsKey = key("OPTIONS".utf8)
+    static let boardKey = key("BOARD".utf8)
+    static let deckKey = key("DECK".utf8)
+    static let chainKey = key("CHAIN".utf8)
+    static let turnKey = key("TURN".utf8)
+    static let playerKey = key("PLAYER".utf8)
+    static let joinedKey = key("JOINED".utf8)
+    static let leftKey = key("LEFT".utf8)
+    static let setKey = key("SET".utf8)
+    static let wrongKey = key("WRONG".utf8)
+    static let choseKey = key("CHOSE".utf8)
+    static let chatKey = key("CHAT".utf8)
+    static let newGameKey = key("NEWGAME".utf8)
+    static let voteKey = key("VOTE".utf8)
+    static let overKey = key("OVER".utf8)
+    static let hintKey = key("HINT".utf8)
+    static let historyKey = key("HISTORY".utf8)
+    static let helpKey = key("HELP".utf8)
+    static let pingKey = key("PING".utf8)
+    static let byeKey = key("BYE".utf8)
+    static let onlineKey = key("online".utf8)
+    static let awayKey = key("away".utf8)
+    static let dashKey = key("-".utf8)
+
+    func key(_ k: Int) -> UInt64 { Self.key(UnsafeBufferPointer(rebasing: b[words[k]])) }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+    }
+
+    func word(_ k: Int) -> String { text(words[k]) }
+
+    /// What follows word `n` (counting from 1) after one separator byte: the free text of a line.
+    func rest(after n: Int) -> String {
+        let start = words[n - 1].upperBound + 1
+        return start < b.count ? text(start..<b.count) : ""
+    }
+
+    /// The number in `range` as `Int(String)` reads it: an optional sign, then ASCII digits, no overflow.
+    func int(_ range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        var isNegative = false
+        if i < range.upperBound, b[i] == 0x2D || b[i] == 0x2B {
+            isNegative = b[i] == 0x2D
+            i += 1
+        }
+        guard i < range.upperBound else { return nil }
+        var value = 0
+        while i < range.upperBound {
+            let digit = b[i] &- 0x30
+            guard digit < 10 else { return nil }
+            let (shifted, o1) = value.multipliedReportingOverflow(by: 10)
+            // Negative numbers are built downwards, so `Int.min` reads too.
+            let (next, o2) =
+                isNegative
+                ? shifted.subtractingReportingOverflow(Int(digit))
+                : shifted.addingReportingOverflow(Int(digit))
+            guard !o1, !o2 else { return nil }
+            value = next
+            i += 1
+        }
+        return value
+    }
+
+    func int(word k: Int) -> Int? { int(words[k]) }
+
+    /// `<left>:<right>`, split at the last colon (a position or name never holds one; a card `=JH` may
+    /// follow it).
+    func pair(_ k: Int) -> (Range<Int>, Range<Int>)? {
+        let range = words[k]
+        guard let colon = range.last(where: { b[$0] == Self.colon }) else { return nil }
+        return (range.lowerBound..<colon, (colon + 1)..<range.upperBound)
+    }
+
+    func line() -> ServerLine? {
+        guard let first = words.first else { return nil }
+        let count = words.count
+        switch Self.key(UnsafeBufferPointer(rebasing: b[first])) {
+        case Self.boardKey where count >= 2:
+            guard let revision = int(word: 1) else { return nil }
+            var cards: [(position: String, card: String)] = []
+            cards.reserveCapacity(count - 2)
+            for k in 2..<count {
+                guard let (position, card) = pair(k) else { return nil }
+                cards.append((position: text(position), card: text(card)))
+            }
+            return .board(revision: revision, cards: cards)
+        case Self.playerKey where count == 4:
+            guard let score = int(word: 2) else { return nil }
+            switch key(3) {
+            case Self.onlineKey: return .player(name: word(1), score: score, isOnline: true)
+            case Self.awayKey: return .player(name: word(1), score: score, isOnline: false)
+            default: return nil
+            }
+        case Self.setKey where count >= 3:
+            return .set(name: word(1), cards: (2..<count).map(word))
+        case Self.deckKey where count == 2:
+            return int(word: 1).map { .deck($0) }
+        case Self.okKey where count >= 2:
+            return .ok(verb: word(1), detail: rest(after: 2))
+        case Self.errKey where count >= 3:
+            return .err(verb: word(1), code: ErrorCode(rawValue: word(2)), text: rest(after: 3))
+        case Self.roomKey where count == 5:
+            guard let game = GameKind(rawValue: word(2)), let players = int(word: 3),
+                let status = RoomStatus(rawValue: word(4))
+            else { return nil }
+            return .room(name: word(1), game: game, players: players, status: status)
+        case Self.overKey:
+            var scores: [(name: String, score: Int)] = []
+            scores.reserveCapacity(count - 1)
+            for k in 1..<count {
+                guard let (name, score) = pair(k), let points = int(score) else { return nil }
+                scores.append((name: text(name), score: points))
+            }
+            return .over(scores)
+        case Self.setdKey where count >= 2:
+            return int(word: 1).map { .greeting(version: $0, text: rest(after: 2)) }
+        case Self.optionsKey:
+            // Split at the first `=`: `mode:chain` is not an option, and a value may hold `:` or `=`.
+            var options: [(String, String)] = []
+            for k in 1..<count {
+                let range = words[k]
+                guard let equals = range.first(where: { b[$0] == Self.equals }) else { return nil }
+                options.append((text(range.lowerBound..<equals), text((equals + 1)..<range.upperBound)))
+            }
+            return .options(options)
+        case Self.chainKey where count >= 2:
+            return .chain(key(1) == Self.dashKey ? [] : (1..<count).map(word))
+        case Self.turnKey where count == 2:
+            return .turn(word(1))
+        case Self.joinedKey where count == 2:
+            return .joined(word(1))
+        case Self.leftKey where count == 2:
+            return .left(word(1))
+        case Self.wrongKey where count >= 4:
+            // The cards end at the first word that is a lone `:`; the reason after it may hold more.
+            guard let penalty = int(word: 2),
+                let colon = (3..<count).first(where: {
+                    words[$0].count == 1 && b[words[$0].lowerBound] == Self.colon
+                })
+            else { return nil }
+            return .wrong(
+                name: word(1), penalty: penalty, cards: (3..<colon).map(word), why: rest(after: colon + 1))
+        case Self.choseKey where count >= 3:
+            return int(word: 2).map { .chose(name: word(1), points: $0, text: rest(after: 3)) }
+        case Self.chatKey where count >= 2:
+            return .chat(name: word(1), text: rest(after: 2))
+        case Self.newGameKey where count == 2:
+            return .newGame(word(1))
+        case Self.voteKey where count == 4:
+            guard let votes = int(word: 2), let needed = int(word: 3) else { return nil }
+            return .vote(name: word(1), votes: votes, needed: needed)
+        case Self.hintKey where count == 2:
+            return pair(1).map { .hint(position: text($0.0), card: text($0.1)) }
+        case Self.historyKey: return .history(rest(after: 1))
+        case Self.helpKey: return .help(rest(after: 1))
+        case Self.pingKey: return .ping(rest(after: 1))
+        case Self.byeKey: return .bye(rest(after: 1))
+        default: return nil
+        }
+    }
+}

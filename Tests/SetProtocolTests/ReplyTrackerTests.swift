@@ -1,0 +1,155 @@
+import SetProtocol
+import Testing
+
+@Suite("Reply tracker")
+struct ReplyTrackerTests {
+    typealias Tracker = ReplyTracker<String>
+
+    /// Feeds server lines, returning what each was.
+    static func receive(_ tracker: inout Tracker, _ lines: String...) -> [Tracker.Received] {
+        lines.map { tracker.receive(ServerLine(parsing: $0)) }
+    }
+
+    /// The sent line a reply answers and its final line, or nil when `received` is no reply.
+    static func answered(_ received: Tracker.Received) -> (sent: String, final: String, data: [String])? {
+        guard case .reply(let reply) = received else { return nil }
+        return (reply.command.context, reply.line.text, reply.data.map(\.text))
+    }
+
+    static func isEvent(_ received: Tracker.Received, _ text: String) -> Bool {
+        if case .event(let line) = received { return line.text == text }
+        return false
+    }
+
+    @Test func pipelinedCommandsAreAnsweredInOrder() {
+        var tracker = Tracker()
+        tracker.sent("CHAT", context: "CHAT hi")
+        tracker.sent("CHOOSE", context: "CHOOSE a b c @1")
+        tracker.sent("PING", context: "PING")
+        #expect(tracker.count == 3 && tracker.oldest?.verb == "CHAT")
+        let received = Self.receive(
+            &tracker, "CHAT bob hi", "OK CHAT", "ERR CHOOSE STALE the board changed", "OK PING")
+        #expect(Self.isEvent(received[0], "CHAT bob hi"))
+        #expect(Self.answered(received[1])?.sent == "CHAT hi")
+        #expect(Self.answered(received[2])?.sent == "CHOOSE a b c @1")
+        #expect(Self.answered(received[2])?.final == "ERR CHOOSE STALE the board changed")
+        #expect(Self.answered(received[3])?.sent == "PING")
+        #expect(tracker.isEmpty && tracker.oldest == nil)
+    }
+
+    /// Events between replies belong to no reply, even those of a snapshot's shape once the reply that
+    /// could own them is done.
+    @Test func anEventBetweenRepliesIsAnEvent() {
+        var tracker = Tracker()
+        tracker.sent("CHOOSE", context: "CHOOSE a b c")
+        tracker.sent("HINT", context: "HINT")
+        let received = Self.receive(
+            &tracker, "SET bob 1RFS 2GHT 3PEC", "BOARD 2 a:1GES", "OK CHOOSE 1RFS 2GHT 3PEC",
+            "PLAYER ann 2 online",
+            "BOARD 3 a:2GES", "HINT a:2GES", "OK HINT")
+        #expect(Self.isEvent(received[0], "SET bob 1RFS 2GHT 3PEC"))
+        #expect(Self.isEvent(received[1], "BOARD 2 a:1GES"))  // CHOOSE has no data lines
+        #expect(Self.answered(received[2])?.data == [])
+        #expect(Self.isEvent(received[3], "PLAYER ann 2 online"))
+        #expect(Self.isEvent(received[4], "BOARD 3 a:2GES"))
+        guard case .data(let line, let command) = received[5] else {
+            Issue.record("the HINT line is not the HINT reply's data: \(received[5])")
+            return
+        }
+        #expect(line.text == "HINT a:2GES" && command.verb == "HINT")
+        #expect(Self.answered(received[6])?.data == ["HINT a:2GES"])
+        #expect(Self.answered(received[6])?.sent == "HINT")
+    }
+
+    @Test func aFinalLineWithNothingPendingIsUnexpected() {
+        var tracker = Tracker()
+        let received = Self.receive(&tracker, "ERR - FULL the server is full", "OK PING", "SETD 1 hi")
+        for (i, text) in ["ERR - FULL the server is full", "OK PING"].enumerated() {
+            guard case .unexpected(let line) = received[i] else {
+                Issue.record("\(text) was \(received[i])")
+                continue
+            }
+            #expect(line.text == text)
+        }
+        #expect(Self.isEvent(received[2], "SETD 1 hi"))
+        // An unexpected line answers nothing later: the next command gets the next reply.
+        tracker.sent("PING", context: "PING")
+        #expect(Self.answered(Self.receive(&tracker, "OK PING")[0])?.sent == "PING")
+    }
+
+    @Test func aSnapshotIsTheDataOfItsCommand() {
+        var tracker = Tracker()
+        tracker.sent("JOIN", context: "JOIN fun")
+        let snapshot = [
+            "ROOM fun set 1 playing", "OPTIONS mode=normal penalty=1 hints=on", "BOARD 1 a:1GES b:2RFS",
+            "DECK 69", "CHAIN -", "PLAYER alice 0 online",
+        ]
+        for line in snapshot {
+            guard case .data = tracker.receive(ServerLine(parsing: line)) else {
+                Issue.record("\(line) is not JOIN data")
+                continue
+            }
+        }
+        #expect(Self.isEvent(tracker.receive(ServerLine(parsing: "CHAT bob hi")), "CHAT bob hi"))
+        let reply = Self.answered(tracker.receive(ServerLine(parsing: "OK JOIN fun")))
+        #expect(reply?.data == snapshot)
+    }
+
+    @Test func theRoomsListingIsTheDataOfRooms() {
+        var tracker = Tracker()
+        tracker.sent("ROOMS", context: "ROOMS")
+        let received = Self.receive(&tracker, "ROOM a set 1 playing", "ROOM b matchismo 2 over", "OK ROOMS 2")
+        guard case .reply(let reply) = received[2] else {
+            Issue.record("no reply")
+            return
+        }
+        #expect(reply.data.map(\.text) == ["ROOM a set 1 playing", "ROOM b matchismo 2 over"])
+        #expect(reply.okDetail == .rooms(count: 2) && reply.errorCode == nil && reply.verb == "ROOMS")
+    }
+
+    /// An error the client does not know still ends its reply, so the next reply is not misread.
+    @Test func anUnknownErrorCodeStillEndsItsReply() {
+        var tracker = Tracker()
+        tracker.sent("CHOOSE", context: "CHOOSE a b c")
+        tracker.sent("CHAT", context: "CHAT hi")
+        let received = Self.receive(&tracker, "ERR CHOOSE TOOSOON wait", "OK CHAT")
+        guard case .reply(let reply) = received[0] else {
+            Issue.record("no reply")
+            return
+        }
+        #expect(reply.errorCode == .unrecognized("TOOSOON") && reply.okDetail == nil)
+        #expect(Self.answered(received[1])?.sent == "CHAT hi")
+    }
+
+    @Test func aReplyOutOfOrderStillAnswersTheOldestAndSaysSo() {
+        var tracker = Tracker()
+        tracker.sent("HELLO", context: "HELLO ann")
+        guard case .reply(let reply) = tracker.receive(ServerLine(parsing: "OK JOIN fun")) else {
+            Issue.record("no reply")
+            return
+        }
+        #expect(reply.command.verb == "HELLO" && reply.verb == "JOIN")
+    }
+
+    @Test func losingTheConnectionForgetsEverythingPending() {
+        var tracker = Tracker()
+        tracker.sent("JOIN", context: "JOIN fun")
+        tracker.sent("CHAT", context: "CHAT hi")
+        _ = tracker.receive(ServerLine(parsing: "ROOM fun set 1 playing"))
+        #expect(tracker.removeAll().map(\.context) == ["JOIN fun", "CHAT hi"])
+        #expect(tracker.isEmpty)
+        // The half-received snapshot is gone too: it does not become the next reply's data.
+        tracker.sent("STATE", context: "STATE")
+        #expect(Self.answered(tracker.receive(ServerLine(parsing: "OK STATE")))?.data == [])
+    }
+
+    @Test func aPendingCommandsContextCanBeUpdated() {
+        var tracker = Tracker()
+        tracker.sent("CHAT", context: "queued")
+        tracker.sent("PING", context: "queued")
+        tracker[1].context = "sent"
+        #expect(tracker.pending.map(\.context) == ["queued", "sent"])
+        _ = tracker.receive(ServerLine(parsing: "OK CHAT"))
+        #expect(tracker[0].context == "sent" && tracker[0].verb == "PING")
+    }
+}
