@@ -21,6 +21,13 @@ public struct MatchismoGame: Sendable {
         public var isFaceUp = false
         /// Whether the card was matched and is out of play (it stays face up).
         public var isMatched = false
+
+        /// Creates a slot.
+        public init(card: PlayingCard, isFaceUp: Bool = false, isMatched: Bool = false) {
+            self.card = card
+            self.isFaceUp = isFaceUp
+            self.isMatched = isMatched
+        }
     }
 
     /// What one choice did, with the history entry in the course's words.
@@ -35,26 +42,35 @@ public struct MatchismoGame: Sendable {
         public var scored: [PlayingCard]
         /// Whether the scored cards matched.
         public var isMatch: Bool
+
+        /// Creates a record of a choice.
+        public init(player: String, text: String, points: Int, scored: [PlayingCard], isMatch: Bool) {
+            self.player = player
+            self.text = text
+            self.points = points
+            self.scored = scored
+            self.isMatch = isMatch
+        }
     }
 
     /// How many cards are scored together; locked once the first card is chosen.
-    public private(set) var matchCount: Int
+    public internal(set) var matchCount: Int
     /// The board, by position.
-    public private(set) var slots: [Slot]
+    public internal(set) var slots: [Slot]
     /// Cards left undealt.
-    public let deckCount: Int
+    public internal(set) var deckCount: Int
     /// Goes up by one on every change to the board.
     public private(set) var revision = 1
     /// Players in turn order.
-    public private(set) var players: [String] = []
+    public internal(set) var players: [String] = []
     /// Points by player.
-    public private(set) var scores: [String: Int] = [:]
+    public internal(set) var scores: [String: Int] = [:]
     /// Whose turn it is, or `nil` with no player present.
-    public private(set) var turn: String?
+    public internal(set) var turn: String?
     /// Every choice made, in order.
-    public private(set) var history: [Choice] = []
+    public internal(set) var history: [Choice] = []
     /// Players who are away and skipped when the turn passes.
-    private var absent: Set<String> = []
+    var absent: Set<String> = []
 
     /// Deals 30 cards face down from a deck shuffled with `seed`, at board revision `firstRevision`.
     public init(matchCount: Int = 2, seed: UInt64, firstRevision: Int = 1) {

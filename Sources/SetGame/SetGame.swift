@@ -25,6 +25,13 @@ public struct SetGame: Sendable {
         public var cards: [Card]
         /// The board revision after the set left the board.
         public var revision: Int
+
+        /// Creates a record of a set taken.
+        public init(player: String, cards: [Card], revision: Int) {
+            self.player = player
+            self.cards = cards
+            self.revision = revision
+        }
     }
 
     /// The number of cards the board is refilled to after a set.
@@ -38,7 +45,7 @@ public struct SetGame: Sendable {
     /// The seed the deck was shuffled with.
     public let seed: UInt64
     /// The cards face up, by position (0 is `a`).
-    public private(set) var board: [Card]
+    public internal(set) var board: [Card]
     /// The cards not yet dealt, the next one first.
     public var deck: [Card] { undealt.reversed() }
     /// How many cards are left in the deck.
@@ -46,17 +53,17 @@ public struct SetGame: Sendable {
     /// Goes up by one on every change to the board.
     public private(set) var revision: Int = 1
     /// Points by player name; a player who has not scored has no entry.
-    public private(set) var scores: [String: Int] = [:]
+    public internal(set) var scores: [String: Int] = [:]
     /// Every set taken, in order.
-    public private(set) var takenSets: [TakenSet] = []
+    public internal(set) var takenSets: [TakenSet] = []
     /// How many wrong claims were made.
-    public private(set) var wrongClaims = 0
+    public internal(set) var wrongClaims = 0
     /// In chain mode, the set the next claim must reuse exactly one card of; `nil` before the first set
     /// or after the chain broke.
-    public private(set) var chainCards: [Card]?
+    public internal(set) var chainCards: [Card]?
 
     /// The undealt cards with the next one last, so dealing is `popLast`.
-    private var undealt: [Card]
+    var undealt: [Card]
 
     /// Deals a new game: shuffles the mode's deck with `seed` and lays out the board at `firstRevision`
     /// (a room's next game starts after its last one, so a revision never names boards of two games).

@@ -52,6 +52,9 @@ public enum ErrorCode: Hashable, Sendable {
     case slowDown
     /// The server is full.
     case full
+    /// The server cannot make the change durable now (its journal cannot be written), so it did not
+    /// make it; reading commands still work.
+    case unavailable
     /// A code this version does not know, as the server sent it.
     case unrecognized(String)
 }
@@ -61,7 +64,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
     public static let allCases: [ErrorCode] = [
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
         .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .locked, .tooManyRooms,
-        .tooLong, .badUTF8, .slowDown, .full,
+        .tooLong, .badUTF8, .slowDown, .full, .unavailable,
     ]
 
     /// Known codes by their text, so parsing an `ERR` line is one lookup.
@@ -100,6 +103,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .badUTF8: return "BADUTF8"
         case .slowDown: return "SLOWDOWN"
         case .full: return "FULL"
+        case .unavailable: return "UNAVAILABLE"
         case .unrecognized(let code): return code
         }
     }

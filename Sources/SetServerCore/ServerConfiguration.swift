@@ -25,9 +25,23 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var pingInterval: Double = 30
     /// Where the journal of every room is kept; `nil` keeps everything in memory.
     public var stateDirectory: String?
+    /// When the journal is flushed to the disk itself, past the page cache.
+    public var fsync = FsyncPolicy.everySecond
 
     /// Creates the default configuration.
     public init() {}
+}
+
+/// When the journal is flushed to the disk (`fsync`), as Redis's `appendfsync`. Every policy writes a
+/// change to the journal (the page cache, which survives a crash of setd) before acknowledging it; they
+/// differ in what a power cut or a kernel crash can take.
+public enum FsyncPolicy: String, Sendable, CaseIterable {
+    /// After every write, before the reply: a power cut loses nothing acknowledged. Slowest.
+    case always
+    /// Once a second: a power cut loses at most the last second or so.
+    case everySecond = "everysec"
+    /// Never explicitly; the kernel writes back within about 30 s. A power cut can lose that much.
+    case never = "no"
 }
 
 /// Limits that protect the server and everyone on it; each has a test that hits it.

@@ -75,6 +75,11 @@ extension ServerCore {
             }
         }
 
+        // Nothing is acknowledged that cannot be made durable: while the journal cannot be written,
+        // commands that change what it keeps are refused, and the others still work.
+        if let problem = journalProblem, changesJournal(command, from: connection) {
+            return fail(.unavailable, "the server cannot save changes now (\(problem)); try again soon")
+        }
         switch command {
         case .ping:
             return ok()
@@ -242,7 +247,10 @@ extension ServerCore {
                     name: name, options: created, seed: makeRoomSeed(for: name), outbox: outbox,
                     archive: archive, at: now.wall)
                 outbox.record(.room(name: name, seed: room.seed, options: created.journalPairs))
-                outbox.record(room.gameLog[0])
+                outbox.record(
+                    .game(
+                        room: name, index: 0, time: now.wall, firstRevision: 1, options: created.journalPairs)
+                )
                 rooms[name] = room
                 outbox.log(.info, "room-created", [("room", name), ("game", created.game.rawValue)])
             }
@@ -257,5 +265,14 @@ extension ServerCore {
         }
         room.seat(session)
         return .success(room.snapshot + [.ok(verb: "JOIN", detail: room.name)])
+    }
+
+    /// Whether `command` would change what the journal keeps: seats, games, claims, chat.
+    private func changesJournal(_ command: Command, from connection: Client) -> Bool {
+        switch command {
+        case .join, .leave, .choose, .new, .chat: return true
+        case .watch: return connection.session?.room != nil
+        case .ping, .help, .quit, .rooms, .hello, .resume, .state, .hint, .history: return false
+        }
     }
 }

@@ -5,14 +5,34 @@ import SetProtocol
     import Glibc
 #endif
 
+/// A journal record that does not replay: which one, and why.
+public struct RestoreError: Error, CustomStringConvertible, Equatable {
+    /// The record's position among those restored, from 0.
+    public var index: Int
+    /// Why it does not replay.
+    public var reason: String
+
+    public var description: String { "record \(index + 1) does not replay: \(reason)" }
+}
+
 extension ServerCore {
-    /// Rebuilds every room from journal records read at start-up. Every restored player is away, with a
-    /// fresh grace period to come back with `RESUME` and their old token. Returns the effects of
-    /// restoring (the journal records of everyone going away); the shell then rewrites the journal from
-    /// ``snapshotRecords()``.
-    public func restore(_ records: [JournalRecord], at now: Instant) -> [Effect] {
+    /// Rebuilds every room from journal records read at start-up: snapshots, then the changes after
+    /// them. Every restored player is away, with a fresh grace period to come back with `RESUME` and
+    /// their old token. Returns the effects of restoring (the journal records of everyone going away);
+    /// the shell then rewrites the journal from ``snapshotRecords()``.
+    ///
+    /// A record that does not replay — a room that does not exist, a claim the rules refuse, a token
+    /// seated twice — is damage, not something to skip: it throws, naming the record.
+    public func restore(_ records: [JournalRecord], at now: Instant) throws(RestoreError) -> [Effect] {
         outbox.isReplaying = true
-        for record in records { replay(record) }
+        defer { outbox.isReplaying = false }
+        for (index, record) in records.enumerated() {
+            do {
+                try replay(record)
+            } catch {
+                throw RestoreError(index: index, reason: error.description)
+            }
+        }
         outbox.isReplaying = false
         // Nobody is connected yet: everyone seated is away from now on, which is itself a change (it can
         // pass a Matchismo turn), so it is journaled like any other.
@@ -31,53 +51,106 @@ extension ServerCore {
         return drain()
     }
 
-    private func replay(_ record: JournalRecord) {
+    private func replay(_ record: JournalRecord) throws(JournalFormatError) {
+        func room(_ name: String) throws(JournalFormatError) -> Room {
+            guard let room = rooms[name] else {
+                throw JournalFormatError(description: "room \(name) does not exist")
+            }
+            return room
+        }
         switch record {
+        case .header:
+            break
+        case .snapshot(let snapshot):
+            guard rooms[snapshot.name] == nil else {
+                throw JournalFormatError(description: "room \(snapshot.name) is restored twice")
+            }
+            var seated: [Session] = []
+            for seat in snapshot.seats {
+                guard sessionsByToken[seat.token] == nil, sessionsByName[seat.name] == nil else {
+                    throw JournalFormatError(description: "\(seat.name) is seated twice")
+                }
+                let session = Session(name: seat.name, token: seat.token, connection: nil)
+                sessionsByName[seat.name] = session
+                sessionsByToken[seat.token] = session
+                seated.append(session)
+            }
+            rooms[snapshot.name] = try Room(
+                restoring: snapshot, sessions: seated, outbox: outbox, archive: archive)
         case .room(let name, let seed, let pairs):
-            guard let options = RoomOptions(journalPairs: pairs) else { return }
+            guard let options = RoomOptions(journalPairs: pairs) else {
+                throw JournalFormatError(description: "room \(name) has options it cannot have")
+            }
+            guard rooms[name] == nil else {
+                throw JournalFormatError(description: "room \(name) is created twice")
+            }
             // The game record that follows sets the room's real start time.
             rooms[name] = Room(
                 name: name, options: options, seed: seed, outbox: outbox, archive: archive, at: 0)
         case .game(let name, let index, let time, let first, let pairs):
-            guard let room = rooms[name], let options = RoomOptions(journalPairs: pairs) else { return }
-            room.restart(with: options, index: index, firstRevision: first, at: time)
+            guard let options = RoomOptions(journalPairs: pairs) else {
+                throw JournalFormatError(description: "a game of \(name) has options it cannot have")
+            }
+            try room(name).restart(with: options, index: index, firstRevision: first, at: time)
         case .seat(let name, let player, let token):
-            guard let room = rooms[name] else { return }
-            let session = sessionsByName[player] ?? Session(name: player, token: token, connection: nil)
-            sessionsByName[player] = session
-            sessionsByToken[session.token] = session
+            let room = try room(name)
+            // A seat is its token's: a name may have passed to someone else since.
+            let session: Session
+            if let known = sessionsByToken[token] {
+                guard known.name == player else {
+                    throw JournalFormatError(description: "token of \(known.name) seats \(player)")
+                }
+                session = known
+            } else {
+                if let stale = sessionsByName[player] { release(stale, at: Instant(uptime: 0, wall: 0)) }
+                session = Session(name: player, token: token, connection: nil)
+                sessionsByName[player] = session
+                sessionsByToken[token] = session
+            }
             if let other = session.room, other !== room { other.unseat(session) }
             room.seat(session)
         case .unseat(let name, let player):
-            guard let room = rooms[name], let session = sessionsByName[player] else { return }
-            room.unseat(session)
+            let room = try room(name)
+            guard let session = sessionsByName[player], session.room === room else {
+                throw JournalFormatError(description: "\(player) is not seated in \(name)")
+            }
+            // A player who left holds nothing any more: their name is free for someone else.
+            release(session, at: Instant(uptime: 0, wall: 0))
         case .presence(let name, let player, let isOnline):
-            guard let room = rooms[name] else { return }
-            room.gameLog.append(record)
-            _ = room.setPresence(player, isOnline)
+            _ = try room(name).setPresence(player, isOnline)
         case .claim(let name, let player, let time, let codes):
-            rooms[name]?.replayClaim(by: player, cards: codes.compactMap { Card($0) }, at: time)
+            var cards: [Card] = []
+            for code in codes {
+                guard let card = Card(code) else {
+                    throw JournalFormatError(description: "'\(code)' is not a card")
+                }
+                cards.append(card)
+            }
+            try room(name).replayClaim(by: player, cards: cards, at: time)
         case .choose(let name, let player, let time, let position):
-            rooms[name]?.replayChoice(by: player, position: position, at: time)
+            try room(name).replayChoice(by: player, position: position, at: time)
         case .chat:
             break  // Chat is journaled for the record; nobody is shown old chat.
         case .close(let name):
+            let closed = try room(name)
+            guard closed.seats.isEmpty else {
+                throw JournalFormatError(description: "room \(name) closes with players seated")
+            }
             rooms[name] = nil
         case .archive(let name, let game):
             archive.keep(game, of: name)
         }
     }
 
-    /// The whole current state as journal records: the archive, then each room's current game log. The
-    /// shell writes these as the new journal.
+    /// The whole current state as journal records: the header, the archive, and one snapshot per room.
+    /// The shell writes these as the new journal.
     public func snapshotRecords() -> [JournalRecord] {
-        var records: [JournalRecord] = []
+        var records: [JournalRecord] = [.header(version: JournalRecord.formatVersion)]
         for (name, games) in archive.games.sorted(by: { $0.key < $1.key }) {
             records += games.map { .archive(room: name, game: $0) }
         }
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
-            records.append(.room(name: room.name, seed: room.seed, options: room.options.journalPairs))
-            records += room.gameLog
+            records.append(.snapshot(room.journalSnapshot))
         }
         return records
     }

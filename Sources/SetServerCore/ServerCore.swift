@@ -22,6 +22,9 @@ public final class ServerCore {
     var sessionsByToken: [String: Session] = [:]
     var rooms: [String: Room] = [:]
     private var pingCounter = 0
+    /// Why the journal cannot be written now, or `nil` while it can. Meanwhile changes are refused with
+    /// `UNAVAILABLE`: nothing is acknowledged that could not be made durable.
+    public private(set) var journalProblem: String?
 
     /// Creates a core with no connections and no rooms.
     public init(configuration: ServerConfiguration) {
@@ -106,6 +109,28 @@ public final class ServerCore {
             client.session = nil
             close(client, saying: reason, at: now)
         }
+        return drain()
+    }
+
+    /// The shell could not write the journal (disk full, I/O error): refuse changes until
+    /// ``journalRecovered(at:)``.
+    public func journalFailed(_ reason: String, at now: Instant) -> [Effect] {
+        if journalProblem == nil {
+            outbox.log(
+                .error, "journal-unavailable",
+                [
+                    ("reason", reason),
+                    ("what-to-do", "free space on the state directory's disk; changes resume by themselves"),
+                ])
+        }
+        journalProblem = reason
+        return drain()
+    }
+
+    /// The journal can be written again (the shell has rewritten it as the current state).
+    public func journalRecovered(at now: Instant) -> [Effect] {
+        if journalProblem != nil { outbox.log(.info, "journal-available") }
+        journalProblem = nil
         return drain()
     }
 

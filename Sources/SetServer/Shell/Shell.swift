@@ -33,6 +33,8 @@ final class Shell {
     /// Connections lost while effects were being carried out; told to the core right after them.
     private var lost: [(ConnectionID, String)] = []
     private var isApplying = false
+    /// Whether the core knows the journal cannot be written.
+    private var isJournalProblemReported = false
 
     init(configuration: ServerConfiguration, queue: DispatchQueue) {
         self.configuration = configuration
@@ -91,6 +93,7 @@ final class Shell {
         }
         flushList = []
         writeJournal()
+        journal?.sync()
     }
 
     // MARK: Connections
@@ -147,6 +150,12 @@ final class Shell {
         var batch = effects
         while true {
             carryOut(batch)
+            if let problem = journal?.problem, !isJournalProblemReported {
+                // A failed write: from the next input on, the core refuses changes.
+                isJournalProblemReported = true
+                batch = core.journalFailed(problem.description, at: SystemClock.now())
+                continue
+            }
             guard !lost.isEmpty else { return }
             let (id, reason) = lost.removeFirst()
             batch = core.disconnected(id, reason: reason, at: SystemClock.now())
@@ -222,22 +231,67 @@ final class Shell {
             logger.log(.info, "closing-deadline", [("id", "\(link.id)"), ("peer", link.peer)])
             link.channel.close()
         }
-        if let journal, journal.recordsSinceSnapshot > Journal.compactionThreshold { compactJournal() }
+        tickJournal()
     }
 
     // MARK: Journal
 
+    /// Opens and locks the state directory and rebuilds every room from its journal. Damage (anything
+    /// but a torn last record) stops the start with the file, line and offset, and leaves the file as
+    /// it is.
     private func restore(from directory: String) throws {
-        let (records, droppedTail) = Journal.read(directory: directory)
-        if droppedTail { logger.log(.warn, "journal-torn-tail", [("path", directory + "/journal")]) }
-        journal = try Journal(directory: directory)
-        apply(core.restore(records, at: SystemClock.now()))
+        let state = try StateDirectory(path: directory)
+        let contents = try JournalLoader.load(state.journalPath)
+        if let torn = contents.tornTail {
+            logger.log(
+                .warn, "journal-torn-tail",
+                [
+                    ("path", state.journalPath), ("line", "\(torn.line)"), ("offset", "\(torn.offset)"),
+                    ("bytes", "\(torn.length)"),
+                ])
+        }
+        let restored: [Effect]
+        do {
+            restored = try core.restore(contents.records, at: SystemClock.now())
+        } catch {
+            let (line, offset) = contents.positions[error.index]
+            throw JournalReader.Damage(
+                path: state.journalPath, line: line, offset: offset, reason: error.reason)
+        }
+        journal = try Journal(directory: state, policy: configuration.fsync)
+        apply(restored)
+        // The journal is rewritten at once: in the current format, without the torn tail, as snapshots.
         compactJournal()
+        reportJournalProblem()
     }
 
     private func writeJournal() {
         guard let journal, journal.hasPending else { return }
-        if let failure = journal.write() { logger.log(.error, "journal", [("error", "\(failure)")]) }
+        journal.write()
+    }
+
+    /// Tells the core when the journal became unavailable; it then refuses changes.
+    private func reportJournalProblem() {
+        guard let problem = journal?.problem, !isJournalProblemReported else { return }
+        isJournalProblemReported = true
+        apply(core.journalFailed(problem.description, at: SystemClock.now()))
+    }
+
+    /// Once a second: flush to disk (`--fsync everysec`), end an outage when the disk has room again,
+    /// compact when the journal has grown.
+    private func tickJournal() {
+        guard let journal else { return }
+        if journal.problem == nil, configuration.fsync == .everySecond { journal.sync() }
+        if journal.problem != nil {
+            compactJournal()
+            if journal.problem == nil {
+                isJournalProblemReported = false
+                apply(core.journalRecovered(at: SystemClock.now()))
+            }
+        } else if journal.recordsSinceSnapshot > Journal.compactionThreshold {
+            compactJournal()
+        }
+        reportJournalProblem()
     }
 
     /// Rewrites the journal as the core's current state.
@@ -248,7 +302,8 @@ final class Shell {
             try journal.compact(to: records)
             logger.log(.info, "journal-compacted", [("records", "\(records.count)")])
         } catch {
-            logger.log(.error, "journal", [("error", "\(error)")])
+            // The old journal stays; an outage is reported once, not every second.
+            if !isJournalProblemReported { logger.log(.error, "journal-compaction", [("error", "\(error)")]) }
         }
     }
 }

@@ -1,8 +1,16 @@
-/// One line of the journal: a change that was accepted, in the order it was accepted.
+import SetGame
+
+/// One line of the journal: a change that was accepted, in the order it was accepted, or the whole state
+/// of a room.
 ///
-/// Games are deterministic from their seed, so the journal keeps what players did, not what the board
-/// became: replaying the records through the same rules rebuilds every board, deck, revision and score.
+/// A compacted journal is a header, the archive, and one snapshot per room; the records after it are
+/// changes, replayed through the same rules (games are deterministic from their seed), so restoring
+/// costs the size of the state plus the changes since the last compaction.
 public enum JournalRecord: Equatable, Sendable {
+    /// The first record of a journal: its format's version.
+    case header(version: Int)
+    /// The whole state of a room at a compaction.
+    case snapshot(RoomSnapshot)
     /// A room was created with these options; its games' seeds all derive from `seed`.
     case room(name: String, seed: UInt64, options: [(String, String)])
     /// Game number `index` of the room started at `time` (Unix seconds) with these options, its board at
@@ -25,7 +33,7 @@ public enum JournalRecord: Equatable, Sendable {
     /// A finished game, kept for `HISTORY <room>`.
     case archive(room: String, game: ArchivedGame)
 
-    public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.text == rhs.text }
+    public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }
 
 /// A finished game: when it ran, the final scores and every set or choice with its time.
@@ -54,105 +62,50 @@ public struct ArchivedGame: Equatable, Sendable {
     }
 
     public static func == (lhs: ArchivedGame, rhs: ArchivedGame) -> Bool {
-        JournalRecord.archive(room: "", game: lhs).text == JournalRecord.archive(room: "", game: rhs).text
+        JournalRecord.archive(room: "", game: lhs) == JournalRecord.archive(room: "", game: rhs)
     }
 }
 
-extension JournalRecord {
-    /// The record as a journal line, without checksum or LF. Free text comes last, so it may hold
-    /// spaces; the fields before it never do.
-    public var text: String {
-        func pairs(_ options: [(String, String)]) -> String {
-            options.map { "\($0)=\($1)" }.joined(separator: " ")
-        }
-        func time(_ t: Double) -> String { String(Int64((t * 1000).rounded())) }
-        switch self {
-        case .room(let name, let seed, let options): return "room \(name) \(seed) \(pairs(options))"
-        case .game(let room, let index, let t, let first, let options):
-            return "game \(room) \(index) \(time(t)) \(first) \(pairs(options))"
-        case .seat(let room, let name, let token): return "seat \(room) \(name) \(token)"
-        case .unseat(let room, let name): return "unseat \(room) \(name)"
-        case .presence(let room, let name, let isOnline):
-            return "presence \(room) \(name) \(isOnline ? "online" : "away")"
-        case .claim(let room, let name, let t, let cards):
-            return "claim \(room) \(name) \(time(t)) \(cards.joined(separator: " "))"
-        case .choose(let room, let name, let t, let position):
-            return "choose \(room) \(name) \(time(t)) \(position)"
-        case .chat(let room, let name, let text): return "chat \(room) \(name) \(text)"
-        case .close(let room): return "close \(room)"
-        case .archive(let room, let game):
-            let scores = game.scores.map { "\($0.name):\($0.score)" }.joined(separator: ",")
-            let entries = game.entries.map { "\($0.seconds) \($0.name) \($0.detail)" }.joined(separator: "|")
-            let privacy = game.isPrivate ? "private" : "public"
-            return
-                "archive \(room) \(time(game.startedAt)) \(time(game.endedAt)) \(privacy) \(scores.isEmpty ? "-" : scores) \(entries)"
-        }
+/// A room's whole state, as a journal snapshot keeps it.
+public struct RoomSnapshot: Equatable, Sendable {
+    /// A seat: who, the token that resumes it, and whether they were online.
+    public struct Seat: Equatable, Sendable {
+        /// The player's name.
+        public var name: String
+        /// The secret `RESUME` presents.
+        public var token: String
+        /// Whether they were connected.
+        public var isOnline: Bool
     }
 
-    /// Parses a journal line (checksum already removed); `nil` if it is not a record.
-    public init?(parsing line: String) {
-        let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        func pairs(_ items: ArraySlice<String>) -> [(String, String)]? {
-            var result: [(String, String)] = []
-            for item in items where !item.isEmpty {
-                guard let equals = item.firstIndex(of: "=") else { return nil }
-                result.append((String(item[..<equals]), String(item[item.index(after: equals)...])))
-            }
-            return result
-        }
-        func time(_ text: String) -> Double? { Int64(text).map { Double($0) / 1000 } }
-        func rest(from n: Int) -> String { words.count > n ? words[n...].joined(separator: " ") : "" }
-        guard let kind = words.first else { return nil }
-        let n = words.count
-        switch kind {
-        case "room" where n >= 3:
-            guard let seed = UInt64(words[2]), let options = pairs(words[3...]) else { return nil }
-            self = .room(name: words[1], seed: seed, options: options)
-        case "game" where n >= 5:
-            guard let index = Int(words[2]), let t = time(words[3]), let first = Int(words[4]),
-                let options = pairs(words[5...])
-            else { return nil }
-            self = .game(room: words[1], index: index, time: t, firstRevision: first, options: options)
-        case "seat" where n == 4: self = .seat(room: words[1], name: words[2], token: words[3])
-        case "unseat" where n == 3: self = .unseat(room: words[1], name: words[2])
-        case "presence" where n == 4 && (words[3] == "online" || words[3] == "away"):
-            self = .presence(room: words[1], name: words[2], isOnline: words[3] == "online")
-        case "claim" where n >= 5:
-            guard let t = time(words[3]) else { return nil }
-            self = .claim(room: words[1], name: words[2], time: t, cards: Array(words[4...]))
-        case "choose" where n == 5:
-            guard let t = time(words[3]), let position = Int(words[4]) else { return nil }
-            self = .choose(room: words[1], name: words[2], time: t, position: position)
-        case "chat" where n >= 3: self = .chat(room: words[1], name: words[2], text: rest(from: 3))
-        case "close" where n == 2: self = .close(room: words[1])
-        case "archive" where n >= 6:
-            guard let started = time(words[2]), let ended = time(words[3]),
-                words[4] == "private" || words[4] == "public"
-            else { return nil }
-            var scores: [(name: String, score: Int)] = []
-            if words[5] != "-" {
-                for item in words[5].split(separator: ",") {
-                    let parts = item.split(separator: ":")
-                    guard parts.count == 2, let score = Int(parts[1]) else { return nil }
-                    scores.append((String(parts[0]), score))
-                }
-            }
-            var entries: [(seconds: Int, name: String, detail: String)] = []
-            let body = rest(from: 6)
-            if !body.isEmpty {
-                for item in body.split(separator: "|") {
-                    let parts = item.split(separator: " ", maxSplits: 2).map(String.init)
-                    guard parts.count == 3, let seconds = Int(parts[0]) else { return nil }
-                    entries.append((seconds, parts[1], parts[2]))
-                }
-            }
-            self = .archive(
-                room: words[1],
-                game: ArchivedGame(
-                    startedAt: started, endedAt: ended, isPrivate: words[4] == "private", scores: scores,
-                    entries: entries))
-        default:
-            return nil
-        }
+    /// The game being played.
+    public enum Game: Equatable, Sendable {
+        /// A game of SET.
+        case set(SetGame.State)
+        /// A game of Matchismo.
+        case matchismo(MatchismoGame.State)
+    }
+
+    /// The room's name.
+    public var name: String
+    /// The seed every game of the room derives from.
+    public var seed: UInt64
+    /// The room's options as the journal keeps them (the game, the listed options, the password).
+    public var options: [(String, String)]
+    /// The number of the current game.
+    public var gameIndex: Int
+    /// Unix time the current game started.
+    public var startedAt: Double
+    /// Unix time of each history entry of the current game.
+    public var historyTimes: [Double]
+    /// Who asked for a new game during this one.
+    public var votes: [String]
+    /// The seats, in join order.
+    public var seats: [Seat]
+    /// The game.
+    public var game: Game
+
+    public static func == (lhs: RoomSnapshot, rhs: RoomSnapshot) -> Bool {
+        JournalRecord.snapshot(lhs) == JournalRecord.snapshot(rhs)
     }
 }

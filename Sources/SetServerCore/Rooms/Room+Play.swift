@@ -6,19 +6,12 @@ extension Room {
     func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant)
         -> Result<String, ProtocolError>
     {
-        switch game {
-        case .set(var setGame):
-            defer { game = .set(setGame) }
-            return claim(picks, revision: revision, by: session, in: &setGame, at: now)
-        case .matchismo(var matchismo):
-            defer { game = .matchismo(matchismo) }
-            return turn(picks, revision: revision, by: session, in: &matchismo, at: now)
-        }
+        if let setGame { return claim(picks, revision: revision, by: session, on: setGame, at: now) }
+        return turn(picks, revision: revision, by: session, on: matchismoGame!, at: now)
     }
 
     private func claim(
-        _ picks: [Command.Pick], revision: Int?, by session: Session, in setGame: inout SetGame,
-        at now: Instant
+        _ picks: [Command.Pick], revision: Int?, by session: Session, on setGame: SetGame, at now: Instant
     ) -> Result<String, ProtocolError> {
         var selection = Selection([])
         for pick in picks {
@@ -43,14 +36,15 @@ extension Room {
             }
         }
         let before = setGame.revision
-        switch setGame.claim(selection, by: session.name) {
+        let outcome = updateSetGame { $0.claim(selection, by: session.name) }!
+        let setGame = self.setGame!
+        switch outcome {
         case .success(let taken):
             noteBoardChange(from: before, at: now.uptime)
             let time = now.wall
             historyTimes.append(time)
             record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
-            game = .set(setGame)
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
             if setGame.isOver {
@@ -62,7 +56,6 @@ extension Room {
         case .failure(.notSet(let why)):
             record(.claim(room: name, name: session.name, time: now.wall, cards: named))
             let penalty = setGame.options.wrongClaimPenalty
-            game = .set(setGame)
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
             if penalty > 0 { lines.append(playerLine(session)) }
             broadcast(lines)
@@ -77,7 +70,7 @@ extension Room {
     }
 
     private func turn(
-        _ picks: [Command.Pick], revision: Int?, by session: Session, in matchismo: inout MatchismoGame,
+        _ picks: [Command.Pick], revision: Int?, by session: Session, on matchismo: MatchismoGame,
         at now: Instant
     ) -> Result<String, ProtocolError> {
         guard picks.count == 1, let pick = picks.first else {
@@ -106,12 +99,13 @@ extension Room {
         }
         // Matchismo cards never move, so a position always means the card the player saw: only an explicit
         // revision can make a choice stale.
-        switch matchismo.choose(position, by: session.name, seenRevision: revision) {
+        let outcome = updateMatchismo { $0.choose(position, by: session.name, seenRevision: revision) }!
+        let matchismo = matchismoGame!
+        switch outcome {
         case .success(let choice):
             let time = now.wall
             historyTimes.append(time)
             record(.choose(room: name, name: session.name, time: time, position: position))
-            game = .matchismo(matchismo)
             var lines: [ServerLine] = [
                 .chose(name: session.name, points: choice.points, text: choice.text), boardLine,
                 playerLine(session),
@@ -196,18 +190,28 @@ extension Room {
 
 extension Room {
     /// Re-applies a journaled SET claim while restoring; the rules judge it exactly as they did then.
-    func replayClaim(by player: String, cards: [Card], at time: Double) {
-        guard case .set(var setGame) = game else { return }
-        gameLog.append(.claim(room: name, name: player, time: time, cards: cards.map(\.code)))
-        if case .success = setGame.claim(.cards(cards), by: player) { historyTimes.append(time) }
-        game = .set(setGame)
+    func replayClaim(by player: String, cards: [Card], at time: Double) throws(JournalFormatError) {
+        guard let outcome = updateSetGame({ $0.claim(.cards(cards), by: player) }) else {
+            throw JournalFormatError(description: "a SET claim in Matchismo room \(name)")
+        }
+        switch outcome {
+        case .success: historyTimes.append(time)
+        case .failure(.notSet): break
+        case .failure(let error):
+            throw JournalFormatError(
+                description: "the claim of \(player) in \(name) does not replay: \(error)")
+        }
     }
 
     /// Re-applies a journaled Matchismo choice while restoring.
-    func replayChoice(by player: String, position: Int, at time: Double) {
-        guard case .matchismo(var matchismo) = game else { return }
-        gameLog.append(.choose(room: name, name: player, time: time, position: position))
-        if case .success = matchismo.choose(position, by: player) { historyTimes.append(time) }
-        game = .matchismo(matchismo)
+    func replayChoice(by player: String, position: Int, at time: Double) throws(JournalFormatError) {
+        guard let outcome = updateMatchismo({ $0.choose(position, by: player) }) else {
+            throw JournalFormatError(description: "a Matchismo choice in SET room \(name)")
+        }
+        guard case .success = outcome else {
+            throw JournalFormatError(
+                description: "the choice of \(player) in \(name) does not replay: \(outcome)")
+        }
+        historyTimes.append(time)
     }
 }

@@ -15,7 +15,11 @@ enum RoomGame {
 final class Room {
     let name: String
     private(set) var options: RoomOptions
-    var game: RoomGame
+    /// The room's game: exactly one of the two is set. They are kept apart, not in a `RoomGame`, so a
+    /// move changes the game in place: a game taken out of an enum to be changed is a copy, history and
+    /// all, which made every Matchismo choice cost the length of the game.
+    private(set) var setGame: SetGame?
+    private(set) var matchismoGame: MatchismoGame?
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
     /// The connections watching as spectators.
@@ -33,9 +37,6 @@ final class Room {
     let outbox: Outbox
     /// Where finished games go.
     let archive: Archive
-    /// The records that rebuild the current game from an empty room: its `game` record, the seats at its
-    /// start, and every change since. A compacted journal is these, room by room.
-    var gameLog: [JournalRecord] = []
     /// Players who asked for a new game during this one.
     var votes: Set<String> = []
     private var lastBoardChangeAt = -Double.infinity
@@ -49,10 +50,36 @@ final class Room {
         self.outbox = outbox
         self.archive = archive
         startedAt = time
-        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1)
-        gameLog = [
-            .game(room: name, index: 0, time: startedAt, firstRevision: 1, options: options.journalPairs)
-        ]
+        install(Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1))
+    }
+
+    /// The game, for reading.
+    var game: RoomGame {
+        if let setGame { return .set(setGame) }
+        return .matchismo(matchismoGame!)
+    }
+
+    private func install(_ game: RoomGame) {
+        switch game {
+        case .set(let game):
+            setGame = game
+            matchismoGame = nil
+        case .matchismo(let game):
+            matchismoGame = game
+            setGame = nil
+        }
+    }
+
+    /// Changes the SET game in place; `nil` in a Matchismo room.
+    func updateSetGame<T>(_ change: (inout SetGame) -> T) -> T? {
+        guard setGame != nil else { return nil }
+        return change(&setGame!)
+    }
+
+    /// Changes the Matchismo game in place; `nil` in a SET room.
+    func updateMatchismo<T>(_ change: (inout MatchismoGame) -> T) -> T? {
+        guard matchismoGame != nil else { return nil }
+        return change(&matchismoGame!)
     }
 
     /// The seed of game number `index` of a room seeded with `seed`.
@@ -62,9 +89,8 @@ final class Room {
         return generator.next()
     }
 
-    /// Journals a change and keeps it in the current game's log.
+    /// Journals a change.
     func record(_ record: JournalRecord) {
-        gameLog.append(record)
         outbox.record(record)
     }
 
@@ -110,12 +136,10 @@ final class Room {
         seats.append(session)
         session.room = self
         record(.seat(room: name, name: session.name, token: session.token))
-        if case .matchismo(var matchismo) = game {
-            let turnBefore = matchismo.turn
-            matchismo.addPlayer(session.name)
-            game = .matchismo(matchismo)
+        if let turnBefore = matchismoGame.map({ $0.turn }) {
+            updateMatchismo { $0.addPlayer(session.name) }
             var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
-            if matchismo.turn != turnBefore { lines.append(turnLine) }
+            if matchismoGame?.turn != turnBefore { lines.append(turnLine) }
             broadcast(lines, except: session.connection)
         } else {
             broadcast([.joined(session.name), playerLine(session), roomLine], except: session.connection)
@@ -145,11 +169,9 @@ final class Room {
 
     /// Tells a Matchismo game who is present; returns the `TURN` line if the turn moved.
     func setPresence(_ name: String, _ isPresent: Bool) -> ServerLine? {
-        guard case .matchismo(var matchismo) = game else { return nil }
-        let before = matchismo.turn
-        matchismo.setPresent(name, isPresent)
-        game = .matchismo(matchismo)
-        return matchismo.turn != before ? turnLine : nil
+        guard let before = matchismoGame.map({ $0.turn }) else { return nil }
+        updateMatchismo { $0.setPresent(name, isPresent) }
+        return matchismoGame?.turn != before ? turnLine : nil
     }
 
     func addSpectator(_ client: Client) {
@@ -259,13 +281,12 @@ final class Room {
         self.options = options
         gameIndex = index ?? gameIndex + 1
         let first = firstRevision ?? revision + 1
-        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex), firstRevision: first)
-        if case .matchismo(var matchismo) = game {
+        install(Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex), firstRevision: first))
+        updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
                 if !seat.isOnline { matchismo.setPresent(seat.name, false) }
             }
-            game = .matchismo(matchismo)
         }
         startedAt = time
         historyTimes = []
@@ -274,11 +295,6 @@ final class Room {
         let started = JournalRecord.game(
             room: name, index: gameIndex, time: time, firstRevision: first, options: options.journalPairs)
         outbox.record(started)
-        gameLog = [started]
-        for seat in seats {
-            gameLog.append(.seat(room: name, name: seat.name, token: seat.token))
-            if !seat.isOnline { gameLog.append(.presence(room: name, name: seat.name, isOnline: false)) }
-        }
     }
 
     /// Keeps the game that just ended in the archive.
@@ -303,5 +319,52 @@ final class Room {
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
         outbox.record(.archive(room: name, game: finished))
+    }
+}
+
+// MARK: Snapshots
+
+extension Room {
+    /// The room's whole state, for a compacted journal.
+    var journalSnapshot: RoomSnapshot {
+        let state: RoomSnapshot.Game
+        if let setGame {
+            state = .set(setGame.state)
+        } else {
+            state = .matchismo(matchismoGame!.state)
+        }
+        return RoomSnapshot(
+            name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,
+            historyTimes: historyTimes, votes: votes.sorted(),
+            seats: seats.map { RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: $0.isOnline) },
+            game: state)
+    }
+
+    /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
+    convenience init(
+        restoring snapshot: RoomSnapshot, sessions: [Session], outbox: Outbox, archive: Archive
+    ) throws(JournalFormatError) {
+        guard let options = RoomOptions(journalPairs: snapshot.options) else {
+            throw JournalFormatError(description: "room \(snapshot.name) has options it cannot have")
+        }
+        self.init(
+            name: snapshot.name, options: options, seed: snapshot.seed, outbox: outbox, archive: archive,
+            at: snapshot.startedAt)
+        do {
+            switch (snapshot.game, options.game) {
+            case (.set(let state), .set): install(.set(try SetGame(state: state)))
+            case (.matchismo(let state), .matchismo): install(.matchismo(try MatchismoGame(state: state)))
+            default: throw JournalFormatError(description: "room \(name) plays another game than its options")
+            }
+        } catch let error as SetGame.StateError {
+            throw JournalFormatError(description: "room \(name): \(error)")
+        } catch {
+            throw JournalFormatError(description: "\(error)")
+        }
+        gameIndex = snapshot.gameIndex
+        historyTimes = snapshot.historyTimes
+        votes = Set(snapshot.votes)
+        seats = sessions
+        for session in sessions { session.room = self }
     }
 }

@@ -1,0 +1,67 @@
+extension MatchismoGame {
+    /// Everything a game is, as plain values: what a journal snapshot keeps.
+    public struct State: Equatable, Sendable {
+        /// How many cards are scored together.
+        public var matchCount: Int
+        /// The board, by position.
+        public var slots: [Slot]
+        /// Cards left undealt.
+        public var deckCount: Int
+        /// The board's revision.
+        public var revision: Int
+        /// Players in turn order.
+        public var players: [String]
+        /// Points by player.
+        public var scores: [String: Int]
+        /// Whose turn it is.
+        public var turn: String?
+        /// Every choice, in order.
+        public var history: [Choice]
+        /// Players away, skipped by the turn.
+        public var absent: Set<String>
+
+        /// Creates a state from its parts.
+        public init(
+            matchCount: Int, slots: [Slot], deckCount: Int, revision: Int, players: [String],
+            scores: [String: Int], turn: String?, history: [Choice], absent: Set<String>
+        ) {
+            self.matchCount = matchCount
+            self.slots = slots
+            self.deckCount = deckCount
+            self.revision = revision
+            self.players = players
+            self.scores = scores
+            self.turn = turn
+            self.history = history
+            self.absent = absent
+        }
+    }
+
+    /// The game's state.
+    public var state: State {
+        State(
+            matchCount: matchCount, slots: slots, deckCount: deckCount, revision: revision, players: players,
+            scores: scores, turn: turn, history: history, absent: absent)
+    }
+
+    /// The game in `state`; refuses a state no game can reach.
+    public init(state: State) throws(SetGame.StateError) {
+        guard state.slots.count == Self.boardSize, Set(state.slots.map(\.card)).count == Self.boardSize else {
+            throw SetGame.StateError(description: "a Matchismo board is \(Self.boardSize) different cards")
+        }
+        guard (2...Self.boardSize).contains(state.matchCount), state.revision >= 1 else {
+            throw SetGame.StateError(description: "n=\(state.matchCount) at revision \(state.revision)")
+        }
+        guard state.turn.map(state.players.contains) ?? true else {
+            throw SetGame.StateError(description: "the turn is with someone not playing")
+        }
+        self.init(matchCount: state.matchCount, seed: 0, firstRevision: state.revision)
+        slots = state.slots
+        deckCount = state.deckCount
+        players = state.players
+        scores = state.scores
+        turn = state.turn
+        history = state.history
+        absent = state.absent
+    }
+}

@@ -1,0 +1,74 @@
+extension SetGame {
+    /// Everything a game is, as plain values: what a journal snapshot keeps, so that restoring costs
+    /// the size of the game, not the length of its history.
+    public struct State: Equatable, Sendable {
+        /// The game's options.
+        public var options: Options
+        /// The seed its deck was shuffled with.
+        public var seed: UInt64
+        /// The cards face up, by position.
+        public var board: [Card]
+        /// The cards not yet dealt, the next one first.
+        public var deck: [Card]
+        /// The board's revision.
+        public var revision: Int
+        /// Points by player.
+        public var scores: [String: Int]
+        /// Every set taken, in order.
+        public var takenSets: [TakenSet]
+        /// Wrong claims made.
+        public var wrongClaims: Int
+        /// The set the next chain claim must reuse a card of.
+        public var chainCards: [Card]?
+
+        /// Creates a state from its parts.
+        public init(
+            options: Options, seed: UInt64, board: [Card], deck: [Card], revision: Int, scores: [String: Int],
+            takenSets: [TakenSet], wrongClaims: Int, chainCards: [Card]?
+        ) {
+            self.options = options
+            self.seed = seed
+            self.board = board
+            self.deck = deck
+            self.revision = revision
+            self.scores = scores
+            self.takenSets = takenSets
+            self.wrongClaims = wrongClaims
+            self.chainCards = chainCards
+        }
+    }
+
+    /// Why a state cannot be a game.
+    public struct StateError: Error, CustomStringConvertible, Equatable {
+        /// What is wrong with it.
+        public var description: String
+    }
+
+    /// The game's state.
+    public var state: State {
+        State(
+            options: options, seed: seed, board: board, deck: deck, revision: revision, scores: scores,
+            takenSets: takenSets, wrongClaims: wrongClaims, chainCards: chainCards)
+    }
+
+    /// The game in `state`; refuses a state no game can reach: a card twice, or cards of another mode.
+    public init(state: State) throws(StateError) {
+        let cards = state.board + state.deck
+        guard Set(cards).count == cards.count else { throw StateError(description: "a card is dealt twice") }
+        let allowed = Set(state.options.mode.cards)
+        guard cards.allSatisfy(allowed.contains) else {
+            throw StateError(description: "a card is not in a \(state.options.mode) deck")
+        }
+        guard state.board.count <= Self.maximumBoardSize + 3, state.revision >= 1 else {
+            throw StateError(
+                description: "a board of \(state.board.count) cards at revision \(state.revision)")
+        }
+        self.init(options: state.options, seed: state.seed, firstRevision: state.revision)
+        board = state.board
+        undealt = state.deck.reversed()
+        scores = state.scores
+        takenSets = state.takenSets
+        wrongClaims = state.wrongClaims
+        chainCards = state.chainCards
+    }
+}

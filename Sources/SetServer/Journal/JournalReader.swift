@@ -1,0 +1,107 @@
+import SetServerCore
+
+/// Reads a journal file and decides what is a torn tail and what is damage.
+///
+/// A crash in the middle of a write can only tear the *last* record: its LF is missing, or its bytes
+/// are there but its checksum does not match because the write stopped part-way. That record was never
+/// acknowledged, so it is dropped. Anything else — a bad record with whole records after it, a record
+/// whose checksum is right but which does not parse — means the file was damaged, and setd stops with
+/// the file, line and byte offset, leaving the file exactly as it is.
+enum JournalReader {
+    /// What a journal holds.
+    struct Contents {
+        /// Every intact record, in order.
+        var records: [JournalRecord] = []
+        /// Where each record starts: its line (from 1) and byte offset.
+        var positions: [(line: Int, offset: Int)] = []
+        /// The torn last record that was dropped: its line, offset and length.
+        var tornTail: (line: Int, offset: Int, length: Int)?
+        /// The length of the intact part of the file.
+        var intactLength = 0
+        /// Whether the file is in the first format (before records were escaped); it is rewritten.
+        var isLegacy = false
+    }
+
+    /// Damage in the middle of a journal.
+    struct Damage: Error, CustomStringConvertible {
+        var path: String
+        var line: Int
+        var offset: Int
+        var reason: String
+
+        var description: String { "\(path): line \(line), byte offset \(offset): \(reason)" }
+    }
+
+    /// Parses `bytes`, the content of `path`.
+    static func parse(_ bytes: [UInt8], path: String) throws(Damage) -> Contents {
+        var contents = Contents()
+        var start = 0
+        var line = 1
+        var isFirst = true
+        while start < bytes.count {
+            let newline = bytes[start...].firstIndex(of: 0x0A)
+            let end = newline ?? bytes.count
+            let isLast = (newline.map { $0 + 1 } ?? bytes.count) >= bytes.count
+            let record: JournalRecord?
+            var why = "the line has no LF"
+            if newline == nil {
+                record = nil
+            } else if isFirst, let header = legacyOrHeader(bytes[start..<end], into: &contents) {
+                record = header
+            } else if contents.isLegacy {
+                record = legacy(bytes[start..<end])
+                why = "the record's checksum is wrong"
+            } else if let body = JournalCoding.verifiedBody(bytes[start..<end]) {
+                do {
+                    record = try JournalRecord(body: body)
+                } catch {
+                    // The checksum is right, so this is not a torn write: the record itself is wrong.
+                    throw Damage(
+                        path: path, line: line, offset: start, reason: "the record does not parse: \(error)")
+                }
+            } else {
+                record = nil
+                why = "the record's checksum is wrong"
+            }
+            guard let record else {
+                guard isLast else {
+                    throw Damage(
+                        path: path, line: line, offset: start, reason: why + ", and records follow it")
+                }
+                contents.tornTail = (line, start, bytes.count - start)
+                break
+            }
+            if case .header(let version) = record, version != JournalRecord.formatVersion {
+                throw Damage(
+                    path: path, line: line, offset: start,
+                    reason: "journal format \(version) is not \(JournalRecord.formatVersion)")
+            }
+            contents.records.append(record)
+            contents.positions.append((line, start))
+            start = end + 1
+            contents.intactLength = start
+            line += 1
+            isFirst = false
+        }
+        return contents
+    }
+
+    /// The header record of a current journal; or, for a journal without one, switches to the first
+    /// format and returns its first record (`nil` if that is torn).
+    private static func legacyOrHeader(_ line: ArraySlice<UInt8>, into contents: inout Contents)
+        -> JournalRecord?
+    {
+        if let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body),
+            case .header = record
+        {
+            return record
+        }
+        contents.isLegacy = true
+        return legacy(line)
+    }
+
+    private static func legacy(_ line: ArraySlice<UInt8>) -> JournalRecord? {
+        guard let text = String(validating: line, as: UTF8.self) else { return nil }
+        return JournalRecord(legacyVerified: text)
+    }
+}

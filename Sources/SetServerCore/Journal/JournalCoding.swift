@@ -1,0 +1,182 @@
+/// The journal's format on bytes: a record is fields separated by one space, then ` ~`, an FNV-1a
+/// checksum of everything before it in 8 hex digits, and LF.
+///
+/// Every field is escaped: `%`, space, `~`, the C0 controls and DEL become `%XX`; every other byte,
+/// UTF-8 included, stays as it is. So no text a client can send — a prepend mark, a combining mark, a
+/// stray CR — can touch a separator, and records are split, checked and parsed on bytes alone, never
+/// on Swift `Character`s (which would glue U+0600 to the space before ` ~`).
+public enum JournalCoding {
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Whether `byte` must be escaped inside a field.
+    static func mustEscape(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x25 || byte == 0x7E || byte == 0x7F
+    }
+
+    /// Appends `text` escaped; an empty text is written as `%` alone, so it is still a field.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        if text.isEmpty {
+            out.append(0x25)
+            return
+        }
+        for byte in text.utf8 {
+            if mustEscape(byte) {
+                out += [0x25, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
+            }
+        }
+    }
+
+    /// The text of an escaped field; `nil` for a malformed escape or bytes that are not UTF-8.
+    static func unescape(_ field: ArraySlice<UInt8>) -> String? {
+        if field.count == 1 && field.first == 0x25 { return "" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(field.count)
+        var i = field.startIndex
+        while i < field.endIndex {
+            let byte = field[i]
+            if byte == 0x25 {
+                guard field.endIndex - i >= 3, let high = digit(field[i + 1]), let low = digit(field[i + 2])
+                else { return nil }
+                bytes.append(high << 4 | low)
+                i += 3
+            } else {
+                guard !mustEscape(byte) else { return nil }
+                bytes.append(byte)
+                i += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+
+    /// FNV-1a, 32 bits: enough to tell a torn or scribbled record from a whole one.
+    public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return hash
+    }
+
+    /// A whole record: `body`, ` ~`, its checksum, LF.
+    public static func line(body: [UInt8]) -> [UInt8] {
+        var out = body
+        out.reserveCapacity(body.count + 11)
+        out += [0x20, 0x7E]
+        let sum = checksum(body)
+        for shift in stride(from: 28, through: 0, by: -4) {
+            out.append(hex[Int((sum >> UInt32(shift)) & 0xF)])
+        }
+        out.append(0x0A)
+        return out
+    }
+
+    /// The body of a record line (without its LF) whose checksum is right, or `nil`.
+    public static func verifiedBody(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard line.count >= 10 else { return nil }
+        let tilde = line.endIndex - 9
+        guard line[tilde] == 0x7E, line[tilde - 1] == 0x20 else { return nil }
+        var sum: UInt32 = 0
+        for byte in line[(tilde + 1)...] {
+            guard let d = digit(byte) else { return nil }
+            sum = sum << 4 | UInt32(d)
+        }
+        let body = line[..<(tilde - 1)]
+        return checksum(body) == sum ? body : nil
+    }
+}
+
+/// Builds one record's body, field by field.
+struct RecordWriter {
+    private(set) var body: [UInt8] = []
+
+    init(_ kind: String) { append(kind) }
+
+    mutating func append(_ text: String) {
+        if !body.isEmpty { body.append(0x20) }
+        JournalCoding.appendEscaped(text, to: &body)
+    }
+
+    mutating func append(_ number: Int) { append(String(number)) }
+    mutating func append(_ number: UInt64) { append(String(number)) }
+    mutating func append(_ flag: Bool) { append(flag ? "1" : "0") }
+    /// Seconds, kept to the millisecond.
+    mutating func append(time: Double) { append(String(Int64((time * 1000).rounded()))) }
+    /// A count, then one field per string.
+    mutating func append(list: [String]) {
+        append(list.count)
+        for item in list { append(item) }
+    }
+}
+
+/// Reads one record's fields in order; each read throws on a missing or malformed field.
+struct RecordReader {
+    /// Why a record could not be read.
+    struct Malformed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let fields: [ArraySlice<UInt8>]
+    private var next = 0
+
+    init(body: ArraySlice<UInt8>) {
+        fields = body.split(separator: 0x20, omittingEmptySubsequences: false)
+    }
+
+    var isAtEnd: Bool { next == fields.count }
+
+    mutating func text() throws(Malformed) -> String {
+        guard next < fields.count else { throw Malformed(description: "a field is missing") }
+        defer { next += 1 }
+        guard let text = JournalCoding.unescape(fields[next]) else {
+            throw Malformed(description: "field \(next + 1) is not escaped UTF-8")
+        }
+        return text
+    }
+
+    mutating func int() throws(Malformed) -> Int {
+        let field = try text()
+        guard let value = Int(field) else { throw Malformed(description: "'\(field)' is not a number") }
+        return value
+    }
+
+    mutating func uint64() throws(Malformed) -> UInt64 {
+        let field = try text()
+        guard let value = UInt64(field) else { throw Malformed(description: "'\(field)' is not a number") }
+        return value
+    }
+
+    mutating func bool() throws(Malformed) -> Bool {
+        switch try text() {
+        case "1": return true
+        case "0": return false
+        case let other: throw Malformed(description: "'\(other)' is not 0 or 1")
+        }
+    }
+
+    mutating func time() throws(Malformed) -> Double { Double(try int()) / 1000 }
+
+    /// A count, at most `limit`, for a list that follows.
+    mutating func count(atMost limit: Int = 1 << 20) throws(Malformed) -> Int {
+        let n = try int()
+        guard (0...limit).contains(n) else { throw Malformed(description: "a count of \(n)") }
+        return n
+    }
+
+    mutating func list() throws(Malformed) -> [String] {
+        var items: [String] = []
+        for _ in 0..<(try count()) { items.append(try text()) }
+        return items
+    }
+
+    func finish() throws(Malformed) {
+        guard isAtEnd else { throw Malformed(description: "\(fields.count - next) fields too many") }
+    }
+}

@@ -1,0 +1,342 @@
+import SetGame
+
+extension JournalRecord {
+    /// The journal format this version writes.
+    public static let formatVersion = 2
+
+    /// The record's fields, escaped and joined: the line without its checksum and LF.
+    public var body: [UInt8] {
+        var out: RecordWriter
+        switch self {
+        case .header(let version):
+            out = RecordWriter("setd-journal")
+            out.append(version)
+        case .snapshot(let snapshot):
+            out = RecordWriter("snapshot")
+            snapshot.write(to: &out)
+        case .room(let name, let seed, let options):
+            out = RecordWriter("room")
+            out.append(name)
+            out.append(seed)
+            out.append(pairs: options)
+        case .game(let room, let index, let time, let first, let options):
+            out = RecordWriter("game")
+            out.append(room)
+            out.append(index)
+            out.append(time: time)
+            out.append(first)
+            out.append(pairs: options)
+        case .seat(let room, let name, let token):
+            out = RecordWriter("seat")
+            out.append(room)
+            out.append(name)
+            out.append(token)
+        case .unseat(let room, let name):
+            out = RecordWriter("unseat")
+            out.append(room)
+            out.append(name)
+        case .presence(let room, let name, let isOnline):
+            out = RecordWriter("presence")
+            out.append(room)
+            out.append(name)
+            out.append(isOnline)
+        case .claim(let room, let name, let time, let cards):
+            out = RecordWriter("claim")
+            out.append(room)
+            out.append(name)
+            out.append(time: time)
+            out.append(list: cards)
+        case .choose(let room, let name, let time, let position):
+            out = RecordWriter("choose")
+            out.append(room)
+            out.append(name)
+            out.append(time: time)
+            out.append(position)
+        case .chat(let room, let name, let text):
+            out = RecordWriter("chat")
+            out.append(room)
+            out.append(name)
+            out.append(text)
+        case .close(let room):
+            out = RecordWriter("close")
+            out.append(room)
+        case .archive(let room, let game):
+            out = RecordWriter("archive")
+            out.append(room)
+            out.append(time: game.startedAt)
+            out.append(time: game.endedAt)
+            out.append(game.isPrivate)
+            out.append(game.scores.count)
+            for (name, score) in game.scores {
+                out.append(name)
+                out.append(score)
+            }
+            out.append(game.entries.count)
+            for entry in game.entries {
+                out.append(entry.seconds)
+                out.append(entry.name)
+                out.append(entry.detail)
+            }
+        }
+        return out.body
+    }
+
+    /// The record as readable text (its body), for logs and tests.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The whole line as written: body, checksum, LF.
+    public var line: [UInt8] { JournalCoding.line(body: body) }
+
+    /// Reads a record from a body whose checksum was verified.
+    public init(body: ArraySlice<UInt8>) throws(JournalFormatError) {
+        var reader = RecordReader(body: body)
+        do {
+            self = try Self.read(&reader)
+            try reader.finish()
+        } catch {
+            throw JournalFormatError(description: error.description)
+        }
+    }
+
+    private static func read(_ r: inout RecordReader) throws(RecordReader.Malformed) -> JournalRecord {
+        let kind = try r.text()
+        switch kind {
+        case "setd-journal": return .header(version: try r.int())
+        case "snapshot": return .snapshot(try RoomSnapshot(reading: &r))
+        case "room": return .room(name: try r.text(), seed: try r.uint64(), options: try r.pairs())
+        case "game":
+            return .game(
+                room: try r.text(), index: try r.int(), time: try r.time(), firstRevision: try r.int(),
+                options: try r.pairs())
+        case "seat": return .seat(room: try r.text(), name: try r.text(), token: try r.text())
+        case "unseat": return .unseat(room: try r.text(), name: try r.text())
+        case "presence": return .presence(room: try r.text(), name: try r.text(), isOnline: try r.bool())
+        case "claim":
+            return .claim(room: try r.text(), name: try r.text(), time: try r.time(), cards: try r.list())
+        case "choose":
+            return .choose(room: try r.text(), name: try r.text(), time: try r.time(), position: try r.int())
+        case "chat": return .chat(room: try r.text(), name: try r.text(), text: try r.text())
+        case "close": return .close(room: try r.text())
+        case "archive":
+            let room = try r.text()
+            let started = try r.time()
+            let ended = try r.time()
+            let isPrivate = try r.bool()
+            var scores: [(name: String, score: Int)] = []
+            for _ in 0..<(try r.count()) { scores.append((try r.text(), try r.int())) }
+            var entries: [(seconds: Int, name: String, detail: String)] = []
+            for _ in 0..<(try r.count()) { entries.append((try r.int(), try r.text(), try r.text())) }
+            return .archive(
+                room: room,
+                game: ArchivedGame(
+                    startedAt: started, endedAt: ended, isPrivate: isPrivate, scores: scores, entries: entries
+                ))
+        default:
+            throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
+        }
+    }
+}
+
+/// Why bytes are not a journal record.
+public struct JournalFormatError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong.
+    public var description: String
+
+    /// Creates an error.
+    public init(description: String) { self.description = description }
+}
+
+extension RecordWriter {
+    mutating func append(pairs: [(String, String)]) {
+        append(pairs.count)
+        for (key, value) in pairs {
+            append(key)
+            append(value)
+        }
+    }
+}
+
+extension RecordReader {
+    mutating func pairs() throws(Malformed) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        for _ in 0..<(try count()) { pairs.append((try text(), try text())) }
+        return pairs
+    }
+
+    mutating func setCards() throws(Malformed) -> [Card] {
+        var cards: [Card] = []
+        for code in try list() {
+            guard let card = Card(code) else { throw Malformed(description: "'\(code)' is not a card") }
+            cards.append(card)
+        }
+        return cards
+    }
+}
+
+extension RoomSnapshot {
+    func write(to out: inout RecordWriter) {
+        out.append(name)
+        out.append(seed)
+        out.append(pairs: options)
+        out.append(gameIndex)
+        out.append(time: startedAt)
+        out.append(historyTimes.count)
+        for time in historyTimes { out.append(time: time) }
+        out.append(list: votes)
+        out.append(seats.count)
+        for seat in seats {
+            out.append(seat.name)
+            out.append(seat.token)
+            out.append(seat.isOnline)
+        }
+        switch game {
+        case .set(let state):
+            out.append("set")
+            out.append(state.options.mode.rawValue)
+            out.append(state.options.wrongClaimPenalty)
+            out.append(state.seed)
+            out.append(state.revision)
+            out.append(list: state.board.map(\.code))
+            out.append(list: state.deck.map(\.code))
+            out.append(scores: state.scores)
+            out.append(state.takenSets.count)
+            for taken in state.takenSets {
+                out.append(taken.player)
+                out.append(taken.revision)
+                out.append(list: taken.cards.map(\.code))
+            }
+            out.append(state.wrongClaims)
+            out.append(state.chainCards != nil)
+            out.append(list: state.chainCards?.map(\.code) ?? [])
+        case .matchismo(let state):
+            out.append("matchismo")
+            out.append(state.matchCount)
+            out.append(state.deckCount)
+            out.append(state.revision)
+            out.append(state.slots.count)
+            for slot in state.slots {
+                out.append(slot.card.code)
+                out.append(slot.isMatched ? "matched" : slot.isFaceUp ? "up" : "down")
+            }
+            out.append(list: state.players)
+            out.append(scores: state.scores)
+            out.append(state.turn != nil)
+            out.append(state.turn ?? "")
+            out.append(state.history.count)
+            for choice in state.history {
+                out.append(choice.player)
+                out.append(choice.points)
+                out.append(choice.isMatch)
+                out.append(list: choice.scored.map(\.code))
+                out.append(choice.text)
+            }
+            out.append(list: state.absent.sorted())
+        }
+    }
+
+    init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
+        name = try r.text()
+        seed = try r.uint64()
+        options = try r.pairs()
+        gameIndex = try r.int()
+        startedAt = try r.time()
+        historyTimes = []
+        for _ in 0..<(try r.count()) { historyTimes.append(try r.time()) }
+        votes = try r.list()
+        seats = []
+        for _ in 0..<(try r.count()) {
+            seats.append(Seat(name: try r.text(), token: try r.text(), isOnline: try r.bool()))
+        }
+        switch try r.text() {
+        case "set":
+            let modeName = try r.text()
+            guard let mode = SetMode(rawValue: modeName) else {
+                throw RecordReader.Malformed(description: "'\(modeName)' is not a mode")
+            }
+            let options = SetGame.Options(mode: mode, wrongClaimPenalty: try r.int())
+            let seed = try r.uint64()
+            let revision = try r.int()
+            let board = try r.setCards()
+            let deck = try r.setCards()
+            let scores = try r.scores()
+            var taken: [SetGame.TakenSet] = []
+            for _ in 0..<(try r.count()) {
+                let player = try r.text()
+                let revision = try r.int()
+                taken.append(SetGame.TakenSet(player: player, cards: try r.setCards(), revision: revision))
+            }
+            let wrong = try r.int()
+            let hasChain = try r.bool()
+            let chain = try r.setCards()
+            game = .set(
+                SetGame.State(
+                    options: options, seed: seed, board: board, deck: deck, revision: revision,
+                    scores: scores,
+                    takenSets: taken, wrongClaims: wrong, chainCards: hasChain ? chain : nil))
+        case "matchismo":
+            let matchCount = try r.int()
+            let deckCount = try r.int()
+            let revision = try r.int()
+            var slots: [MatchismoGame.Slot] = []
+            for _ in 0..<(try r.count()) {
+                let code = try r.text()
+                guard let card = PlayingCard(code: code) else {
+                    throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
+                }
+                let face = try r.text()
+                guard ["matched", "up", "down"].contains(face) else {
+                    throw RecordReader.Malformed(description: "'\(face)' is not a card's face")
+                }
+                slots.append(
+                    MatchismoGame.Slot(card: card, isFaceUp: face != "down", isMatched: face == "matched"))
+            }
+            let players = try r.list()
+            let scores = try r.scores()
+            let hasTurn = try r.bool()
+            let turn = try r.text()
+            var history: [MatchismoGame.Choice] = []
+            for _ in 0..<(try r.count()) {
+                let player = try r.text()
+                let points = try r.int()
+                let isMatch = try r.bool()
+                var scored: [PlayingCard] = []
+                for code in try r.list() {
+                    guard let card = PlayingCard(code: code) else {
+                        throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
+                    }
+                    scored.append(card)
+                }
+                history.append(
+                    MatchismoGame.Choice(
+                        player: player, text: try r.text(), points: points, scored: scored, isMatch: isMatch))
+            }
+            let absent = Set(try r.list())
+            game = .matchismo(
+                MatchismoGame.State(
+                    matchCount: matchCount, slots: slots, deckCount: deckCount, revision: revision,
+                    players: players, scores: scores, turn: hasTurn ? turn : nil, history: history,
+                    absent: absent))
+        case let other:
+            throw RecordReader.Malformed(description: "'\(other.prefix(20))' is not a game")
+        }
+    }
+}
+
+extension RecordWriter {
+    /// Scores in name order, so the same state always writes the same bytes.
+    mutating func append(scores: [String: Int]) {
+        append(scores.count)
+        for (name, score) in scores.sorted(by: { $0.key < $1.key }) {
+            append(name)
+            append(score)
+        }
+    }
+}
+
+extension RecordReader {
+    mutating func scores() throws(Malformed) -> [String: Int] {
+        var scores: [String: Int] = [:]
+        for _ in 0..<(try count()) { scores[try text()] = try int() }
+        return scores
+    }
+}
