@@ -4,7 +4,7 @@ import Testing
 
 /// A tmux server of our own (its own socket, no config file) with one detached session, so a test
 /// can type into a terminal program and read its screen.
-final class Tmux: @unchecked Sendable {
+final class Tmux: Sendable {
     let path: String
     let socket = "setd-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
     let session = "e2e"
