@@ -38,6 +38,6 @@ let package = Package(
         .testTarget(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
-        .testTarget(name: "SetClientTests", dependencies: ["SetClient"]),
+        .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetTestSupport"]),
     ]
 )

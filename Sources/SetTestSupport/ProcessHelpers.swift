@@ -2,30 +2,6 @@
     import Glibc
 #endif
 
-/// A fresh directory under /tmp, removed with everything in it by ``remove()``.
-public final class TemporaryDirectory {
-    public let path: String
-
-    public init(_ prefix: String = "setd-test") throws {
-        var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ClientError(description: "mkdtemp failed, errno \(errno)")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { remove() }
-
-    /// The names in the directory (not `.` or `..`).
-    public var entries: [String] { directoryEntries(path) }
-
-    /// Deletes the files in the directory (it holds no subdirectories), then the directory.
-    public func remove() {
-        for name in entries { unlink(path + "/" + name) }
-        rmdir(path)
-    }
-}
-
 /// The names in directory `path`, without `.` and `..`; empty if it cannot be read.
 public func directoryEntries(_ path: String) -> [String] {
     guard let directory = opendir(path) else { return [] }
@@ -61,81 +37,6 @@ public func appendToFile(_ path: String, _ bytes: [UInt8]) throws {
     defer { close(fd) }
     let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     guard written == bytes.count else { throw ClientError(description: "short write to \(path)") }
-}
-
-/// The built `setd` running as a child process on 127.0.0.1 and a free port, its port read from the
-/// banner. Its stderr (the log) is collected when it exits.
-public final class Daemon {
-    public let child: Child
-    public let port: UInt16
-    private var hasExited = false
-    /// What the daemon logged, once it has exited.
-    public private(set) var log = ""
-
-    /// Starts `setd --host 127.0.0.1 --port 0 --log-level warn` and `arguments`; with `directory`, the
-    /// daemon runs in it (through `/bin/sh -c 'cd … && exec setd …'`, so the pid is still setd's).
-    public init(_ arguments: [String], workingDirectory directory: String? = nil) throws {
-        let setd = try setdPath()
-        let all = ["--host", "127.0.0.1", "--port", "0", "--log-level", "warn"] + arguments
-        if let directory {
-            let quoted = ([setd] + all).map { "'" + $0 + "'" }.joined(separator: " ")
-            child = try spawn("/bin/sh", ["-c", "cd '\(directory)' && exec \(quoted)"])
-        } else {
-            child = try spawn(setd, all)
-        }
-        let banner = Child.read(child.stdout, until: monotonicNow() + 10) { $0.contains("\n") }
-        guard let range = banner.firstRange(of: "listening on port "),
-            let port = UInt16(banner[range.upperBound...].prefix { $0.isNumber })
-        else {
-            _ = child.waitForExit(timeout: 0)
-            let log = Child.read(child.stderr, until: monotonicNow() + 1)
-            child.closePipes()
-            hasExited = true
-            throw ClientError(description: "setd \(arguments) printed no port: '\(banner)', log: \(log)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        if !hasExited { kill9() }
-        child.closePipes()
-    }
-
-    /// Connects a test client and checks the greeting.
-    public func connect(_ label: String) throws -> TestClient {
-        let client = try TestClient(port: port, label: label)
-        let greeting = try client.readLine()
-        guard greeting.hasPrefix("SETD 1 ") else {
-            throw ClientError(description: "\(label): greeting was '\(greeting)'")
-        }
-        return client
-    }
-
-    /// `kill -9`: the daemon gets no chance to write or close anything.
-    public func kill9() {
-        guard !hasExited else { return }
-        kill(child.pid, SIGKILL)
-        _ = child.waitForExit(timeout: 5)
-        finish()
-    }
-
-    /// SIGTERM, as a host stops it; returns the exit status (`nil` if it did not exit by itself).
-    @discardableResult
-    public func terminate() -> Int32? {
-        guard !hasExited else { return nil }
-        kill(child.pid, SIGTERM)
-        let status = child.waitForExit(timeout: 5)
-        finish()
-        return status
-    }
-
-    private func finish() {
-        hasExited = true
-        log = Child.read(child.stderr, until: monotonicNow() + 2)
-    }
-
-    /// Where the daemon's open descriptors point (`socket:[…]`, `pipe:[…]`, paths), while it runs.
-    public var openDescriptorTargets: [String] { descriptorTargets(pid: child.pid) }
 }
 
 /// The targets of the descriptors of process `pid`, read from /proc.
@@ -185,12 +86,82 @@ public func residentMemoryBytes() -> Int {
     return 0
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` seconds pass; returns whether it held.
-public func eventually(timeout: Double, _ condition: () -> Bool) -> Bool {
+/// Checks `condition` every `interval` seconds until it holds or `timeout` seconds pass (once more at the
+/// end); returns whether it held.
+public func eventually(timeout: Double, every interval: Double = 0.01, _ condition: () throws -> Bool)
+    rethrows -> Bool
+{
     let deadline = monotonicNow() + timeout
     while true {
-        if condition() { return true }
+        if try condition() { return true }
         if monotonicNow() >= deadline { return false }
-        pause(0.01)
+        pause(interval)
     }
+}
+
+/// The built executable `name`: in `SETD_PRODUCTS` if set, else beside this test binary (SwiftPM puts
+/// the products there, in the folder above the bundle), else in the package's `.build/debug` or
+/// `.build/release`. Throws, saying how to build it, when there is none.
+public func productPath(_ name: String) throws -> String {
+    var candidates: [String] = []
+    if let directory = getenv("SETD_PRODUCTS") { candidates.append(String(cString: directory) + "/" + name) }
+    if let exe = testBinaryPath() {
+        var directory = exe
+        // The bundle may be a directory (…/setdPackageTests.xctest/…); walk up to the products folder.
+        while let slash = directory.lastIndex(of: "/"), !directory.isEmpty {
+            directory = String(directory[..<slash])
+            candidates.append(directory + "/" + name)
+            if !directory.contains(".xctest") { break }
+        }
+    }
+    for argument in CommandLine.arguments.prefix(1) {
+        if let slash = argument.lastIndex(of: "/") {
+            candidates.append(String(argument[..<slash]) + "/" + name)
+        }
+    }
+    let file = String(#filePath)
+    let root = file.firstRange(of: "/Sources/").map { String(file[..<$0.lowerBound]) } ?? "."
+    candidates += [root + "/.build/debug/" + name, root + "/.build/release/" + name]
+    guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        throw ClientError(
+            description: "\(name) is not built (looked in \(candidates)); run `swift build` first")
+    }
+    return found
+}
+
+/// The built `setd`: `SETD_PATH` if set, else ``productPath(_:)``.
+public func setdPath() throws -> String {
+    if let path = getenv("SETD_PATH"), access(path, X_OK) == 0 { return String(cString: path) }
+    return try productPath("setd")
+}
+
+/// This test binary, for running one test in a process of its own.
+public func testBinaryPath() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { return nil }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The full path of program `name` on `PATH`, or `nil`.
+public func programOnPath(_ name: String) -> String? {
+    let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+        let candidate = "\(directory)/\(name)"
+        if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+}
+
+/// The first process under `pid` (children, grandchildren, …) whose name is `name`, from /proc.
+public func descendant(of pid: pid_t, named name: String) -> pid_t? {
+    var queue = [pid]
+    while !queue.isEmpty {
+        let current = queue.removeFirst()
+        let comm = readFile("/proc/\(current)/comm").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if comm.split(separator: "\n").first.map(String.init) == name, current != pid { return current }
+        let children = readFile("/proc/\(current)/task/\(current)/children") ?? []
+        queue += String(decoding: children, as: UTF8.self).split(separator: " ").compactMap { pid_t($0) }
+    }
+    return nil
 }

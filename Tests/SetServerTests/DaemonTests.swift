@@ -10,15 +10,15 @@ import Testing
 /// The `setd` executable, run as a host would run it.
 @Suite struct DaemonTests {
     @Test func sigtermSaysByeAndExitsCleanly() throws {
-        let child = try spawnSetd(["--port", "0", "--host", "127.0.0.1", "--seed", "7"])
-        defer { child.closePipes() }
-        let banner = Child.read(child.stdout, until: monotonicNow() + 10) { $0.contains("\n") }
+        let child = try Child(try setdPath(), ["--port", "0", "--host", "127.0.0.1", "--seed", "7"])
+        defer { child.stop() }
+        let banner = child.output(within: 10) { $0.contains("\n") }
         let match = banner.split(separator: "\n").first.flatMap { line -> UInt16? in
             guard let range = line.firstRange(of: "listening on port ") else { return nil }
             return UInt16(line[range.upperBound...].prefix { $0.isNumber })
         }
         guard let port = match else {
-            _ = child.waitForExit(timeout: 0)
+            child.stop()
             Issue.record("no 'listening on port N' in stdout: \(banner)")
             return
         }
@@ -28,39 +28,39 @@ import Testing
         #expect(try client.request("HELLO ann").isOK("HELLO ann"))
         #expect(try client.request("JOIN night").isOK("JOIN"))
 
-        kill(child.pid, SIGTERM)
+        child.kill(SIGTERM)
         let lines = try client.expectEOF(timeout: 5)
         #expect(lines == ["BYE server shutting down"])
-        let status = child.waitForExit(timeout: 5)
+        let status = child.wait(timeout: 5)
         #expect(status == 0, "setd exited with \(status.map(String.init) ?? "a signal or not at all")")
-        let log = Child.read(child.stderr, until: monotonicNow() + 1)
+        let log = child.errors(within: 1)
         #expect(log.contains("shutdown"), "the log says why it stopped: \(log)")
     }
 
     @Test func sigintAlsoSaysBye() throws {
-        let child = try spawnSetd(["--port", "0", "--host", "127.0.0.1", "--log-level", "error"])
-        defer { child.closePipes() }
-        let banner = Child.read(child.stdout, until: monotonicNow() + 10) { $0.contains("\n") }
+        let child = try Child(try setdPath(), ["--port", "0", "--host", "127.0.0.1", "--log-level", "error"])
+        defer { child.stop() }
+        let banner = child.output(within: 10) { $0.contains("\n") }
         let port = banner.firstRange(of: "port ").flatMap {
             UInt16(banner[$0.upperBound...].prefix { $0.isNumber })
         }
         guard let port else {
-            _ = child.waitForExit(timeout: 0)
+            child.stop()
             Issue.record("no port in \(banner)")
             return
         }
         let client = try TestClient(port: port, label: "player")
         _ = try client.readLine()
-        kill(child.pid, SIGINT)
+        child.kill(SIGINT)
         #expect(try client.expectEOF(timeout: 5) == ["BYE server shutting down"])
-        #expect(child.waitForExit(timeout: 5) == 0)
+        #expect(child.wait(timeout: 5) == 0)
     }
 
     @Test func helpListsEveryFlagAndExitsZero() throws {
-        let child = try spawnSetd(["--help"])
-        defer { child.closePipes() }
-        let status = child.waitForExit(timeout: 10)
-        let text = Child.read(child.stdout, until: monotonicNow() + 1)
+        let child = try Child(try setdPath(), ["--help"])
+        defer { child.stop() }
+        let status = child.wait(timeout: 10)
+        let text = child.output(within: 1)
         #expect(status == 0)
         for flag in [
             "--host", "--port", "--max-clients", "--max-rooms", "--grace", "--idle-timeout", "--log-level",
@@ -86,22 +86,22 @@ import Testing
     }
 
     @Test func versionExitsZero() throws {
-        let child = try spawnSetd(["--version"])
-        defer { child.closePipes() }
-        #expect(child.waitForExit(timeout: 10) == 0)
-        #expect(Child.read(child.stdout, until: monotonicNow() + 1).hasPrefix("setd "))
+        let child = try Child(try setdPath(), ["--version"])
+        defer { child.stop() }
+        #expect(child.wait(timeout: 10) == 0)
+        #expect(child.output(within: 1).hasPrefix("setd "))
     }
 
     @Test(arguments: [
         ["--bogus"], ["--port"], ["--port", "70000"], ["--grace", "-1"], ["--log-level", "loud"],
     ])
     func badArgumentsExitTwo(arguments: [String]) throws {
-        let child = try spawnSetd(arguments)
-        defer { child.closePipes() }
-        #expect(child.waitForExit(timeout: 10) == 2, "\(arguments)")
-        let message = Child.read(child.stderr, until: monotonicNow() + 1)
+        let child = try Child(try setdPath(), arguments)
+        defer { child.stop() }
+        #expect(child.wait(timeout: 10) == 2, "\(arguments)")
+        let message = child.errors(within: 1)
         #expect(message.hasPrefix("setd: "), "\(arguments): \(message)")
-        #expect(Child.read(child.stdout, until: monotonicNow() + 0.2).isEmpty)
+        #expect(child.output(within: 0.2).isEmpty)
         if arguments == ["--bogus"] { #expect(message.contains("--bogus"), "\(message)") }
     }
 }

@@ -29,14 +29,14 @@ import Testing
         }
         // The scenario runs in a copy of this test binary, so that a crash fails this test alone.
         let binary = try #require(testBinaryPath())
-        let child = try spawn(
+        let child = try Child(
             binary, ["--testing-library", "swift-testing", "--filter", "aStoppedServerCanBeReleased"],
-            environment: ["\(Self.probeVariable)=1", "SWIFT_BACKTRACE=enable=no"])
-        defer { child.closePipes() }
-        let status = child.waitForExit(timeout: 30)
+            environment: [Self.probeVariable: "1", "SWIFT_BACKTRACE": "enable=no"])
+        defer { child.stop() }
+        let status = child.wait(timeout: 30)
         let output =
-            Child.read(child.stderr, until: monotonicNow() + 1)
-            + Child.read(child.stdout, until: monotonicNow() + 1)
+            child.errors(within: 1)
+            + child.output(within: 1)
         let fatal = output.split(separator: "\n").filter {
             $0.contains("Fatal error") || $0.contains("crashed")
         }

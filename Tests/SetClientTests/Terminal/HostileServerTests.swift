@@ -1,4 +1,5 @@
 import Foundation
+import SetTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ import Testing
     }
 
     /// Closes the client's input and answers its `QUIT`; it must then exit with status 0.
-    private static func quit(_ client: PlainClient, _ peer: FakePeer) throws {
+    private static func quit(_ client: Child, _ peer: FakePeer) throws {
         client.closeInput()
         try peer.expect("QUIT")
         try peer.send("OK QUIT\n")
@@ -40,9 +41,9 @@ import Testing
 
     @Test("Binary junk (NULs, invalid UTF-8, random bytes) is ignored, and the client keeps playing after it")
     func survivesJunk() throws {
-        guard let cli = Programs.product("set-cli") else { return }
+        let cli = try productPath("set-cli")
         let server = try FakeServer()
-        let client = try PlainClient(path: cli, port: server.port)
+        let client = try plainClient(cli, port: server.port)
         defer { client.stop() }
         let peer = try server.accept()
         defer { peer.close() }
@@ -62,9 +63,9 @@ import Testing
 
     @Test("A 5 MB line without LF is dropped with bounded memory, and the next line is read")
     func survivesHugeLine() throws {
-        guard let cli = Programs.product("set-cli") else { return }
+        let cli = try productPath("set-cli")
         let server = try FakeServer()
-        let client = try PlainClient(path: cli, port: server.port)
+        let client = try plainClient(cli, port: server.port)
         defer { client.stop() }
         let peer = try server.accept()
         defer { peer.close() }
@@ -86,7 +87,7 @@ import Testing
             peak = max(peak, client.residentKilobytes ?? 0)
         }
         try peer.send("\nCHAT bob after the long line\n")
-        let shown = Programs.wait(timeout: 10) {
+        let shown = eventually(timeout: 10) {
             peak = max(peak, client.residentKilobytes ?? 0)
             return client.output.contains("<bob> after the long line") || client.exitStatus() != nil
         }
@@ -105,9 +106,9 @@ import Testing
         "Escape sequences, control characters, bad cards and extreme numbers never reach the terminal"
     )
     func survivesEscapes() throws {
-        guard let cli = Programs.product("set-cli") else { return }
+        let cli = try productPath("set-cli")
         let server = try FakeServer()
-        let client = try PlainClient(path: cli, port: server.port)
+        let client = try plainClient(cli, port: server.port)
         defer { client.stop() }
         let peer = try server.accept()
         defer { peer.close() }
@@ -194,9 +195,9 @@ import Testing
 
     @Test("A server that accepts and says nothing, then closes: the client says so and reconnects")
     func survivesSilence() throws {
-        guard let cli = Programs.product("set-cli") else { return }
+        let cli = try productPath("set-cli")
         let server = try FakeServer()
-        let client = try PlainClient(path: cli, port: server.port)
+        let client = try plainClient(cli, port: server.port)
         defer { client.stop() }
         let first = try server.accept()
         let connected = "connected to 127.0.0.1:\(server.port)"
@@ -214,7 +215,7 @@ import Testing
         // Documented behaviour: any drop is followed by a new connection, with a growing delay.
         let second = try server.accept()
         defer { second.close() }
-        #expect(Programs.wait(timeout: 10) { client.output.components(separatedBy: connected).count >= 3 })
+        #expect(eventually(timeout: 10) { client.output.components(separatedBy: connected).count >= 3 })
         // SIGTERM is /quit: QUIT is sent, and when no answer comes the client leaves anyway.
         client.kill(SIGTERM)
         try second.expect("QUIT")
@@ -226,9 +227,9 @@ import Testing
         "A server that closes (or resets) in the middle of a line: the half line is dropped, the seat resumed"
     )
     func survivesDropMidLine() throws {
-        guard let cli = Programs.product("set-cli") else { return }
+        let cli = try productPath("set-cli")
         let server = try FakeServer()
-        let client = try PlainClient(path: cli, port: server.port)
+        let client = try plainClient(cli, port: server.port)
         defer { client.stop() }
 
         let first = try server.accept()
@@ -248,7 +249,7 @@ import Testing
         usleep(100_000)
         second.reset()
         #expect(
-            Programs.wait(timeout: 10) {
+            eventually(timeout: 10) {
                 client.output.components(separatedBy: "connection lost:").count >= 3
             },
             "a second 'connection lost'; stdout:\n\(client.output)")
@@ -295,7 +296,7 @@ import Testing
 
 /// Expects the client to exit within `timeout` seconds with `status`, not by a signal; kills it if not.
 private func expectExit(
-    _ client: PlainClient, status expected: Int32 = 0, timeout: Double = 10,
+    _ client: Child, status expected: Int32 = 0, timeout: Double = 10,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard let status = client.wait(timeout: timeout) else {
@@ -315,7 +316,7 @@ private func expectExit(
 
 /// Expects nothing but printable text and LF on the client's standard output and error: no ESC, no other
 /// C0 control, no DEL, no C1 control.
-private func expectCleanOutput(_ client: PlainClient, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectCleanOutput(_ client: Child, sourceLocation: SourceLocation = #_sourceLocation) {
     for (name, bytes) in [("stdout", client.rawOutput), ("stderr", client.rawErrors)] {
         if let i = bytes.firstIndex(where: { ($0 < 0x20 && $0 != 0x0A) || $0 == 0x7F }) {
             let context = String(decoding: bytes[max(0, i - 40)..<min(bytes.count, i + 40)], as: UTF8.self)
@@ -339,7 +340,7 @@ private final class FakeServer {
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
+        guard fd >= 0 else { throw ClientError(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -352,7 +353,7 @@ private final class FakeServer {
         }
         guard bound else {
             close(fd)
-            throw TestFailure("bind/listen on 127.0.0.1: errno \(errno)")
+            throw ClientError(description: "bind/listen on 127.0.0.1: errno \(errno)")
         }
         self.fd = fd
         port = Int(UInt16(bigEndian: address.sin_port))
@@ -362,10 +363,10 @@ private final class FakeServer {
     func accept(timeout: Double = 10) throws -> FakePeer {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else {
-            throw TestFailure("set-cli did not connect within \(timeout) s")
+            throw ClientError(description: "set-cli did not connect within \(timeout) s")
         }
         let peer = Glibc.accept(fd, nil, nil)
-        guard peer >= 0 else { throw TestFailure("accept: errno \(errno)") }
+        guard peer >= 0 else { throw ClientError(description: "accept: errno \(errno)") }
         _ = fcntl(peer, F_SETFD, FD_CLOEXEC)
         return FakePeer(fd: peer)
     }
@@ -401,8 +402,9 @@ private final class FakePeer {
             } else if n < 0 && errno == EINTR {
                 continue
             } else {
-                throw TestFailure(
-                    "sending to set-cli failed (errno \(errno)) after \(offset) of \(bytes.count) bytes")
+                throw ClientError(
+                    description:
+                        "sending to set-cli failed (errno \(errno)) after \(offset) of \(bytes.count) bytes")
             }
         }
     }
@@ -418,14 +420,14 @@ private final class FakePeer {
                 return line
             }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw TestFailure("no line from set-cli within \(timeout) s") }
+            guard left > 0 else { throw ClientError(description: "no line from set-cli within \(timeout) s") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 received += chunk[0..<n]
             } else if !(n < 0 && errno == EINTR) {
-                throw TestFailure("set-cli closed the connection (recv \(n), errno \(errno))")
+                throw ClientError(description: "set-cli closed the connection (recv \(n), errno \(errno))")
             }
         }
     }
@@ -435,7 +437,7 @@ private final class FakePeer {
     func expect(_ line: String, timeout: Double = 10) throws -> String {
         let got = try readLine(timeout: timeout)
         guard got == line || got.hasPrefix(line + " ") else {
-            throw TestFailure("expected '\(line)' from set-cli, got '\(got)'")
+            throw ClientError(description: "expected '\(line)' from set-cli, got '\(got)'")
         }
         return got
     }
@@ -461,143 +463,9 @@ private final class FakePeer {
 }
 
 /// `set-cli --plain --name alice --room r` on 127.0.0.1:`port`, with its standard input on a socket
-/// the test writes to (a socket, so writing after the child is gone fails instead of raising SIGPIPE),
-/// and its standard output and error collected by two threads.
-private final class PlainClient: @unchecked Sendable {
-    let pid: pid_t
-    private let lock = NSLock()
-    private var input: Int32
-    private var stdout: [UInt8] = []
-    private var stderr: [UInt8] = []
-    private var openStreams = 2
-    private let reaper: Reaper
-
-    init(path: String, port: Int) throws {
-        // Socket pairs, not pipes: they are made close-on-exec at once (children of tests running at
-        // the same time must not inherit them), and writing to a gone reader fails without SIGPIPE.
-        var stdinPair: [Int32] = [-1, -1]
-        var stdoutPair: [Int32] = [-1, -1]
-        var stderrPair: [Int32] = [-1, -1]
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &stdinPair) == 0, socketpair(AF_UNIX, type, 0, &stdoutPair) == 0,
-            socketpair(AF_UNIX, type, 0, &stderrPair) == 0
-        else { throw TestFailure("socketpair: errno \(errno)") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPair[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPair[1], 2)
-        // Default signal handling and an empty mask, whatever the test threads block (see Child).
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANG"] = "C.UTF-8"
-        let arguments = [
-            path, "--plain", "--host", "127.0.0.1", "--port", String(port), "--name", "alice", "--room", "r",
-        ]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        for fd in [stdinPair[1], stdoutPair[1], stderrPair[1]] { close(fd) }
-        guard result == 0 else {
-            for fd in [stdinPair[0], stdoutPair[0], stderrPair[0]] { close(fd) }
-            throw TestFailure("posix_spawn \(path): \(String(cString: strerror(result)))")
-        }
-        self.pid = pid
-        reaper = Reaper(pid: pid)
-        input = stdinPair[0]
-        collect(stdoutPair[0]) { $0.stdout += $1 }
-        collect(stderrPair[0]) { $0.stderr += $1 }
-    }
-
-    /// Reads `fd` to its end on a thread of its own, handing each chunk to `append` under the lock.
-    private func collect(_ fd: Int32, _ append: @escaping @Sendable (PlainClient, [UInt8]) -> Void) {
-        Thread.detachNewThread { [self] in
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    let bytes = Array(chunk[0..<n])
-                    lock.withLock { append(self, bytes) }
-                } else if !(n < 0 && errno == EINTR) {
-                    break
-                }
-            }
-            close(fd)
-            lock.withLock { openStreams -= 1 }
-        }
-    }
-
-    var rawOutput: [UInt8] { lock.withLock { stdout } }
-    var rawErrors: [UInt8] { lock.withLock { stderr } }
-    /// Standard output so far.
-    var output: String { String(decoding: rawOutput, as: UTF8.self) }
-    /// Standard error so far.
-    var errors: String { String(decoding: rawErrors, as: UTF8.self) }
-
-    /// The child's resident memory in kB, from /proc; `nil` once it is gone.
-    var residentKilobytes: Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
-            return nil
-        }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            return words.count > 1 ? Int(words[1]) : nil
-        }
-        return nil
-    }
-
-    /// Types a line on the client's standard input.
-    func type(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { send(input, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-
-    /// Ends the client's standard input.
-    func closeInput() {
-        lock.withLock {
-            if input >= 0 { close(input) }
-            input = -1
-        }
-    }
-
-    /// Waits until standard output contains `text`; fails at once if the client exits first.
-    func waitForOutput(_ text: String, timeout: Double = 10) throws {
-        _ = Programs.wait(timeout: timeout) { output.contains(text) || exitStatus() != nil }
-        if exitStatus() != nil {
-            // Let the collecting threads read what was written before the exit.
-            _ = Programs.wait(timeout: 2) { lock.withLock { openStreams == 0 } }
-        }
-        guard output.contains(text) else {
-            let how = exitStatus().map { "set-cli exited with status \($0)" } ?? "waited \(timeout) s"
-            throw TestFailure("'\(text)' not printed (\(how)); stdout:\n\(output)\nstderr:\n\(errors)")
-        }
-    }
-
-    /// The exit status once the child has exited (128 + signal when killed), else `nil`.
-    func exitStatus() -> Int32? { reaper.exitStatus() }
-
-    /// Waits up to `timeout` seconds for the child to exit.
-    func wait(timeout: Double) -> Int32? { reaper.wait(timeout: timeout) }
-
-    /// Sends a signal, unless the child is gone.
-    func kill(_ signal: Int32) { reaper.kill(signal) }
-
-    /// Kills the child if it still runs, reaps it, and closes its input.
-    func stop() {
-        kill(SIGKILL)
-        _ = wait(timeout: 5)
-        closeInput()
-    }
+/// the test types into.
+private func plainClient(_ path: String, port: Int) throws -> Child {
+    try Child(
+        path, ["--plain", "--host", "127.0.0.1", "--port", String(port), "--name", "alice", "--room", "r"],
+        environment: ["LANG": "C.UTF-8"], input: .socket)
 }

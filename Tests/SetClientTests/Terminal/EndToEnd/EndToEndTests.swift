@@ -1,5 +1,6 @@
 import Foundation
 import SetClient
+import SetTestSupport
 import Testing
 
 /// `set-cli` in a real terminal (tmux) against a live `setd`: keys go in with `send-keys`, the screen
@@ -24,7 +25,7 @@ import Testing
 
     /// The command line for tmux; `env -u NO_COLOR` because the test runner may set it, and the
     /// first test checks the colour screen (tmux's capture shows it without the colours).
-    private func cliCommand(_ cli: String, port: Int, colour: Bool = true) -> String {
+    private func cliCommand(_ cli: String, port: UInt16, colour: Bool = true) -> String {
         "env -u NO_COLOR \(cli) --host 127.0.0.1 --port \(port) --name alice --room e2e"
             + (colour ? "" : " --no-color")
     }
@@ -40,12 +41,11 @@ import Testing
         "Typing a set's letters claims it: the screen shows the new board and the new score",
         .timeLimit(.minutes(2)))
     func claimBySetTyping() throws {
-        guard let tmuxPath = Tmux.find(), let cli = Programs.product("set-cli"),
-            let setd = Programs.product("setd")
-        else { return }
-        let daemon = try Daemon(path: setd)
-        defer { daemon.stop() }
-        let files = try TemporaryDirectory()
+        guard let tmuxPath = Tmux.find() else { return }
+        let cli = try productPath("set-cli")
+        let daemon = try Daemon()
+        defer { daemon.terminate() }
+        let files = try TemporaryDirectory("set-cli-e2e")
         // The shell writes set-cli's exit status to a file: tmux's own #{pane_dead_status} is not
         // always known in time on a loaded machine.
         let script =
@@ -58,7 +58,7 @@ import Testing
         let watcher = Watcher(port: daemon.port, room: "e2e")
         defer { watcher.close() }
         #expect(
-            Programs.wait(timeout: 10) {
+            eventually(timeout: 10) {
                 watcher.current.board.count >= 12 && watcher.current.players.count == 1
             })
         let before = watcher.current
@@ -73,7 +73,7 @@ import Testing
         }
         try tmux.press("Enter")
 
-        #expect(Programs.wait(timeout: 10) { watcher.current.revision > before.revision })
+        #expect(eventually(timeout: 10) { watcher.current.revision > before.revision })
         let after = watcher.current
         #expect(after.players.first?.score == 1)
         let taken = set.map { code(before.board[$0]) }.joined(separator: " ")
@@ -96,7 +96,7 @@ import Testing
 
         try tmux.type("/quit")
         try tmux.press("Enter")
-        #expect(Programs.wait(timeout: 10) { files.read("status") != nil })
+        #expect(eventually(timeout: 10) { files.read("status") != nil })
         #expect(files.read("status") == "0\n", "set-cli's standard error: \(files.read("stderr") ?? "")")
         // The alternate screen is gone: the board is no longer on the terminal.
         #expect(try !tmux.screen().contains { $0.contains("Players") })
@@ -106,12 +106,11 @@ import Testing
         "A dropped connection is shown and made again (RESUME keeps the seat), and SIGTERM restores the terminal",
         .timeLimit(.minutes(2)))
     func dropsReconnectsAndRestores() throws {
-        guard let tmuxPath = Tmux.find(), let cli = Programs.product("set-cli"),
-            let setd = Programs.product("setd")
-        else { return }
-        let files = try TemporaryDirectory()
-        var daemon = try Daemon(path: setd)
-        defer { daemon.stop() }
+        guard let tmuxPath = Tmux.find() else { return }
+        let cli = try productPath("set-cli")
+        let files = try TemporaryDirectory("set-cli-e2e")
+        var daemon = try Daemon()
+        defer { daemon.terminate() }
         let d = files.path
         let script =
             "stty -g > \(d)/before; \(cliCommand(cli, port: daemon.port, colour: false)); "
@@ -123,11 +122,11 @@ import Testing
 
         // Take a set so there is a score to keep.
         let watcher = Watcher(port: daemon.port, room: "e2e")
-        #expect(Programs.wait(timeout: 10) { watcher.current.board.count >= 12 })
+        #expect(eventually(timeout: 10) { watcher.current.board.count >= 12 })
         let set = try #require(watcher.current.setsOnBoard.first)
         try tmux.type(set.map(letter).joined())
         try tmux.press("Enter")
-        #expect(Programs.wait(timeout: 10) { watcher.current.players.first?.score == 1 })
+        #expect(eventually(timeout: 10) { watcher.current.players.first?.score == 1 })
         watcher.close()
 
         // /reconnect drops the connection; RESUME brings back the same seat and score.
@@ -139,13 +138,13 @@ import Testing
         }
 
         // The server goes away: the client says so and keeps trying.
-        daemon.stop(kill: true)
+        daemon.kill9()
         try tmux.waitForScreen("the lost connection") { screen in
             screen.first?.contains("connection lost") == true
                 && screen.contains { $0.contains("connection lost:") }
         }
         // It comes back on the same port (with no memory of the seat): the client joins again.
-        daemon = try Daemon(path: setd, port: daemon.port)
+        daemon = try Daemon(port: daemon.port)
         try tmux.waitForScreen("the new connection", timeout: 15) { screen in
             screen.first?.hasSuffix("alice") == true
                 && screen.contains { $0.contains("your old seat is gone") }
@@ -154,9 +153,10 @@ import Testing
 
         // SIGTERM: the client leaves cleanly and the terminal settings are as before.
         let shell = try tmux.show("#{pane_pid}")
-        let pid = try #require(descendant(of: shell, named: "set-cli"), "set-cli's pid under \(shell)")
+        let pid = try #require(
+            descendant(of: pid_t(shell) ?? 0, named: "set-cli"), "set-cli's pid under \(shell)")
         #expect(kill(pid, SIGTERM) == 0)
-        #expect(Programs.wait(timeout: 10) { files.read("after") != nil })
+        #expect(eventually(timeout: 10) { files.read("after") != nil })
         let before = files.read("before") ?? ""
         #expect(!before.isEmpty && before == files.read("after"), "stty -g before and after set-cli")
         #expect(files.read("status") == "0\n")

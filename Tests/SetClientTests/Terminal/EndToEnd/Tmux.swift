@@ -1,9 +1,10 @@
 import Foundation
+import SetTestSupport
 import Testing
 
 /// A tmux server of our own (its own socket, no config file) with one detached session, so a test
 /// can type into a terminal program and read its screen.
-final class Tmux: @unchecked Sendable {
+final class Tmux: Sendable {
     let path: String
     let socket = "setd-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
     let session = "e2e"
@@ -12,21 +13,20 @@ final class Tmux: @unchecked Sendable {
     /// ends so its exit status can be read.
     init(path: String, command: String, columns: Int, rows: Int) throws {
         self.path = path
-        let result = try Programs.run(
-            path,
+        let result = try run(
             [
                 "-u", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session, "-x",
                 String(columns), "-y",
                 String(rows), command, ";", "set-option", "-t", session, "remain-on-exit", "on",
             ])
         guard result.status == 0 else {
-            throw TestFailure("tmux new-session failed with status \(result.status)")
+            throw ClientError(description: "tmux new-session failed with status \(result.status)")
         }
     }
 
     /// The tmux program, or a recorded failure saying how to get it: the test never skips silently.
     static func find(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        guard let path = Programs.onPath("tmux") else {
+        guard let path = programOnPath("tmux") else {
             Issue.record(
                 "tmux is not installed; the end-to-end test needs it (`apt-get install tmux`; .ci/run installs it)",
                 sourceLocation: sourceLocation)
@@ -37,23 +37,23 @@ final class Tmux: @unchecked Sendable {
 
     /// Types text literally, as keystrokes.
     func type(_ text: String) throws {
-        try Programs.run(path, ["-L", socket, "send-keys", "-t", session, "-l", text])
+        try run(["-L", socket, "send-keys", "-t", session, "-l", text])
     }
 
     /// Presses named keys (`Enter`, `Escape`, `C-c`).
     func press(_ keys: String...) throws {
-        try Programs.run(path, ["-L", socket, "send-keys", "-t", session] + keys)
+        try run(["-L", socket, "send-keys", "-t", session] + keys)
     }
 
     /// The screen as text, one string per row.
     func screen() throws -> [String] {
-        try Programs.run(path, ["-u", "-L", socket, "capture-pane", "-p", "-t", session]).output
+        try run(["-u", "-L", socket, "capture-pane", "-p", "-t", session]).output
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// A tmux format evaluated for the pane, e.g. `#{pane_dead}`.
     func show(_ format: String) throws -> String {
-        try Programs.run(path, ["-L", socket, "display-message", "-p", "-t", session, format]).output
+        try run(["-L", socket, "display-message", "-p", "-t", session, format]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -64,7 +64,7 @@ final class Tmux: @unchecked Sendable {
         _ condition: ([String]) -> Bool
     ) throws -> [String] {
         var last: [String] = []
-        let held = try Programs.wait(timeout: timeout) {
+        let held = try eventually(timeout: timeout, every: 0.05) {
             last = try screen()
             return condition(last)
         }
@@ -76,9 +76,15 @@ final class Tmux: @unchecked Sendable {
         return last
     }
 
+    /// Runs tmux with `arguments` in a UTF-8 locale, which the server and the programs in it inherit.
+    @discardableResult
+    private func run(_ arguments: [String], timeout: Double = 10) throws -> (status: Int32, output: String) {
+        try Child.run(path, arguments, environment: ["LANG": "C.UTF-8"], timeout: timeout)
+    }
+
     /// Ends the tmux server and everything in it.
     func stop() {
-        _ = try? Programs.run(path, ["-L", socket, "kill-server"], timeout: 5)
+        _ = try? run(["-L", socket, "kill-server"], timeout: 5)
     }
 
     deinit { stop() }

@@ -10,7 +10,7 @@ final class Watcher: @unchecked Sendable {
     private var lines: [String] = []
 
     /// Connects to 127.0.0.1:`port` and watches `room`.
-    init(port: Int, room: String) {
+    init(port: UInt16, room: String) {
         queue.sync {
             let connection = ServerConnection(queue: queue) { [weak self] event in
                 guard let self else { return }
@@ -23,7 +23,7 @@ final class Watcher: @unchecked Sendable {
                 }
             }
             self.connection = connection
-            connection.open(host: "127.0.0.1", port: UInt16(port))
+            connection.open(host: "127.0.0.1", port: port)
         }
     }
 
