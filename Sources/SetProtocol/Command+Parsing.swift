@@ -34,12 +34,18 @@ extension Command {
 
     /// Parses one line of text.
     public static func parse(_ line: String) -> Result<Command, ProtocolError> {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // Words are split on the blank *bytes*: split on `Character`s, a space followed by a zero-width
+        // joiner or a combining mark is one grapheme, not a blank, and `CHAT <ZWJ>hi` would be one word.
+        let bytes = Array(line.utf8)
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        let words = bytes.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
         guard let first = words.first else {
             return .failure(ProtocolError("-", .unknown, "empty line; type HELP"))
         }
-        let verb = first.uppercased()
-        let args = words.dropFirst().map(String.init)
+        // ASCII case only: `ſtate` is not `STATE`, whatever Unicode's upper case says.
+        let verb = String(
+            decoding: first.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+        let args = Array(words.dropFirst())
         func usage() -> ProtocolError {
             let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb
             return ProtocolError(verb, .args, "usage: \(synopsis)")
@@ -73,8 +79,8 @@ extension Command {
             return .success(.history(room: args.first))
         case "CHAT":
             // Skip leading blanks, then the verb: whatever follows is the text.
-            let text = TextRules.sanitized(
-                line.drop { $0 == " " || $0 == "\t" }.drop { $0 != " " && $0 != "\t" })
+            let afterVerb = bytes.drop(while: blank).drop(while: { !blank($0) })
+            let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
             guard !text.isEmpty else { return .failure(usage()) }
             return .success(.chat(text: text))
         case "JOIN":

@@ -102,7 +102,7 @@ extension ServerCore {
                 }
                 session = known
             } else {
-                if let stale = sessionsByName[player] { release(stale, at: Instant(uptime: 0, wall: 0)) }
+                if let stale = sessionsByName[player] { forgetReplayed(stale) }
                 session = Session(name: player, token: token, connection: nil)
                 sessionsByName[player] = session
                 sessionsByToken[token] = session
@@ -114,8 +114,10 @@ extension ServerCore {
             guard let session = sessionsByName[player], session.room === room else {
                 throw JournalFormatError(description: "\(player) is not seated in \(name)")
             }
-            // A player who left holds nothing any more: their name is free for someone else.
-            release(session, at: Instant(uptime: 0, wall: 0))
+            // A player who left holds nothing any more: their name is free for someone else. (A room left
+            // empty closes by its own record.)
+            room.unseat(session)
+            forgetReplayed(session)
         case .presence(let name, let player, let isOnline):
             _ = try room(name).setPresence(player, isOnline)
         case .claim(let name, let player, let time, let codes):
@@ -140,6 +142,13 @@ extension ServerCore {
         case .archive(let name, let game):
             archive.keep(game, of: name)
         }
+    }
+
+    /// Drops a replayed player from the tables, leaving rooms to their own records.
+    private func forgetReplayed(_ session: Session) {
+        session.room?.unseat(session)
+        sessionsByName[session.name] = nil
+        sessionsByToken[session.token] = nil
     }
 
     /// The whole current state as journal records: the header, the archive, and one snapshot per room.

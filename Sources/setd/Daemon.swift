@@ -28,7 +28,16 @@ enum Daemon {
             exit(0)
         case .run(let configuration):
             run(configuration)
+        case .checkJournal(let directory):
+            report(JournalTool.check(directory: directory))
+        case .repairJournal(let directory):
+            report(JournalTool.repair(directory: directory))
         }
+    }
+
+    private static func report(_ report: JournalTool.Report) -> Never {
+        write(report.isHealthy ? 1 : 2, report.text + "\n")
+        exit(report.isHealthy ? 0 : 1)
     }
 
     private static func run(_ configuration: ServerConfiguration) -> Never {

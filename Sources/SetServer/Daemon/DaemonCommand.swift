@@ -10,7 +10,8 @@ public enum DaemonCommand {
         USAGE: setd [--host ADDR] [--port N] [--max-clients N] [--max-rooms N] [--grace SECONDS]
                     [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
                     [--max-per-ip N] [--register-timeout SECONDS] [--ping-interval SECONDS]
-                    [--state-dir DIR]
+                    [--state-dir DIR] [--fsync always|everysec|no]
+               setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`.
 
@@ -31,6 +32,10 @@ public enum DaemonCommand {
                                  about the same time (default: 30)
           --state-dir DIR        keep a journal of every room in DIR and restore it on start
                                  (default: none, everything in memory)
+          --fsync POLICY         when the journal is flushed to disk: always (before every reply),
+                                 everysec (once a second) or no (left to the kernel) (default: everysec)
+          --check-journal DIR    say whether the journal in DIR restores, and where it is damaged
+          --repair-journal DIR   keep a copy of a damaged journal and cut it before its first bad record
           -h, --help             show this help
           --version              show the version
         """
@@ -43,6 +48,8 @@ public enum DaemonCommand {
     /// What the command line asks for.
     public enum Action: Equatable {
         case run(ServerConfiguration)
+        case checkJournal(String)
+        case repairJournal(String)
         case help
         case version
     }
@@ -86,6 +93,14 @@ public enum DaemonCommand {
             case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)
+            case "--check-journal": return .checkJournal(try value(flag))
+            case "--repair-journal": return .repairJournal(try value(flag))
+            case "--fsync":
+                let name = try value(flag)
+                guard let policy = FsyncPolicy(rawValue: name) else {
+                    throw UsageError(description: "--fsync is always, everysec or no, not '\(name)'")
+                }
+                configuration.fsync = policy
             case "--log-level":
                 let name = try value(flag)
                 guard let level = LogLevel.allCases.first(where: { $0.name == name }) else {

@@ -23,10 +23,13 @@ import SetServerCore
 final class Journal {
     /// After this many records since the last snapshot, the journal is rewritten as a snapshot.
     static let compactionThreshold = 20_000
-    /// Disk kept reserved past the journal's end; more than any one pass writes.
+    /// Disk kept reserved past the journal's end.
     static let reserveAhead = 4 << 20
-    /// Renew the reserve when less than this is left of it.
-    static let reserveLow = 1 << 20
+    /// Renew the reserve when less than this is left of it: more than one pass can write. A pass is one
+    /// read event, at most 4 × 64 KiB of input, and the rate limit admits at most 200 commands of one
+    /// connection at once; the largest record (a chat of 1,024 escaped bytes) is about 3 KiB, so a pass
+    /// writes well under 1 MiB.
+    static let reserveLow = 2 << 20
 
     let directory: StateDirectory
     let policy: FsyncPolicy

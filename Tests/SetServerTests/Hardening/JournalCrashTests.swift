@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// What a player was last told about a SET room: the board, the deck and their own score.
-private struct Told: Equatable, CustomStringConvertible {
+struct Told: Equatable, CustomStringConvertible {
     var board: String
     var deck: String
     var score: Int
@@ -129,7 +129,18 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
             let set = sets[random.next(below: sets.count)]
             return (board.claim(set), board.codes(set))
         }
+        /// Chat in every script the protocol allows, between the claims: text that Unicode glues to its
+        /// neighbours (U+0600–U+0605 prepend marks, combining marks, ZWJ sequences, flags, RTL) must not
+        /// change how the records around it read back.
+        let scripts = [
+            "\u{600}", "\u{601}\u{602}", "hi \u{603}", "\u{604} \u{605}", "e\u{301}\u{302} ~", "👩‍👩‍👧‍👦 🇫🇷🇯🇵",
+            "שלום עולם", "مرحبا ~ %41", "नमस्ते", "\u{200D}\u{200D}~", "ok ~00000000",
+        ]
+        var chats = 0
         func claimOne() throws {
+            let chat = try ann.request("CHAT " + scripts[chats % scripts.count])
+            try #require(chat.isOK("CHAT"), "\(chat)")
+            chats += 1
             let (line, _) = try pickSet()
             let reply = try ann.request(line)
             try #require(reply.isOK("CHOOSE"), "\(line): \(reply)")

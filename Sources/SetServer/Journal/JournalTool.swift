@@ -1,0 +1,139 @@
+import SetServerCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `setd --check-journal DIR` and `setd --repair-journal DIR`, as `redis-check-aof` is for Redis.
+public enum JournalTool {
+    /// What a check or a repair found: the text to print, and whether the journal restores cleanly.
+    public struct Report: Sendable {
+        /// One paragraph a person can read.
+        public var text: String
+        /// Whether setd would start on the journal (as it is, or after the repair).
+        public var isHealthy: Bool
+    }
+
+    /// Where a journal stops being good, and why.
+    private struct Cut: Error {
+        var line: Int
+        var offset: Int
+        var reason: String
+    }
+
+    /// Reads and replays the journal in `directory` without changing anything.
+    public static func check(directory: String) -> Report {
+        let path = directory + "/journal"
+        let bytes: [UInt8]
+        do {
+            guard let read = try FileSystem.read(path) else {
+                return Report(text: "\(path): no journal (setd starts empty)", isHealthy: true)
+            }
+            bytes = read
+        } catch {
+            return Report(text: "\(error)", isHealthy: false)
+        }
+        switch inspect(bytes, path: path) {
+        case .failure(let cut):
+            let after = records(in: bytes[cut.offset...])
+            return Report(
+                text: "\(path): line \(cut.line), byte offset \(cut.offset): \(cut.reason); "
+                    + "\(after) record(s) from there on; setd will not start on it "
+                    + "(setd --repair-journal \(directory) keeps a copy and cuts them)",
+                isHealthy: false)
+        case .success(let contents):
+            var text = "\(path): \(contents.records.count) records restore cleanly"
+            if let torn = contents.tornTail {
+                text +=
+                    "; the last record (line \(torn.line), byte offset \(torn.offset)) is torn and is dropped"
+            }
+            if contents.isLegacy { text += "; it is in the first format and setd rewrites it on start" }
+            return Report(text: text, isHealthy: true)
+        }
+    }
+
+    /// Keeps a copy of a damaged journal as `journal.broken-<time>` and cuts the journal before its first
+    /// bad record. Refuses while a setd holds the directory.
+    public static func repair(directory: String) -> Report {
+        let state: StateDirectory
+        do {
+            state = try StateDirectory(path: directory)
+        } catch {
+            return Report(text: "\(error)", isHealthy: false)
+        }
+        let path = state.journalPath
+        let bytes: [UInt8]
+        do {
+            guard let read = try FileSystem.read(path) else {
+                return Report(text: "\(path): no journal, nothing to repair", isHealthy: true)
+            }
+            bytes = read
+        } catch {
+            return Report(text: "\(error)", isHealthy: false)
+        }
+        let cut: Cut
+        switch inspect(bytes, path: path) {
+        case .failure(let found):
+            cut = found
+        case .success(let contents):
+            guard let torn = contents.tornTail else {
+                return Report(
+                    text: "\(path): \(contents.records.count) records, nothing to repair", isHealthy: true)
+            }
+            cut = Cut(line: torn.line, offset: torn.offset, reason: "a torn last record")
+        }
+        let copy = directory + "/journal.broken-" + timestamp()
+        do {
+            let out = try FileSystem.open(copy, O_WRONLY | O_CREAT | O_EXCL, for: "create")
+            defer { close(out) }
+            if let failure = FileSystem.writeAll(bytes, to: out, path: copy).failure { throw failure }
+            try FileSystem.sync(out, path: copy)
+            let fd = try FileSystem.open(path, O_WRONLY, for: "open")
+            defer { close(fd) }
+            try FileSystem.truncate(fd, to: cut.offset, path: path)
+            try FileSystem.sync(fd, path: path)
+        } catch {
+            return Report(text: "\(error)", isHealthy: false)
+        }
+        let dropped = records(in: bytes[cut.offset...])
+        let kept = records(in: bytes[..<cut.offset])
+        return Report(
+            text:
+                "\(path): \(cut.reason) at line \(cut.line), byte offset \(cut.offset); kept a copy in \(copy); "
+                + "dropped \(dropped) record(s), \(kept) remain",
+            isHealthy: true)
+    }
+
+    /// The journal's records if they all read and replay; else the first bad one.
+    private static func inspect(_ bytes: [UInt8], path: String) -> Result<JournalReader.Contents, Cut> {
+        let contents: JournalReader.Contents
+        do {
+            contents = try JournalReader.parse(bytes, path: path)
+        } catch {
+            return .failure(Cut(line: error.line, offset: error.offset, reason: error.reason))
+        }
+        do {
+            _ = try ServerCore(configuration: ServerConfiguration()).restore(
+                contents.records, at: Instant(uptime: 0, wall: 0))
+        } catch {
+            let (line, offset) = contents.positions[error.index]
+            return .failure(Cut(line: line, offset: offset, reason: error.reason))
+        }
+        return .success(contents)
+    }
+
+    /// Lines begun in `bytes` (a last line without LF counts).
+    private static func records(in bytes: ArraySlice<UInt8>) -> Int {
+        bytes.count { $0 == 0x0A } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+    }
+
+    /// `20261203T101500Z`.
+    private static func timestamp() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}

@@ -1,0 +1,34 @@
+import SetProtocol
+import Testing
+
+/// Commands are split into words on blank bytes, and verbs fold ASCII case only, so no Unicode that
+/// fuses with a blank can change what a line means.
+@Suite struct ByteSplitTests {
+    @Test(arguments: ["\u{200D}\u{200D}~", "\u{301}hi", "\u{600}", "\u{200D}a b"])
+    func aChatStartingWithAGluingMarkIsStillAChat(text: String) throws {
+        let parsed = try Command.parse(Array("CHAT \(text)".utf8)).get()
+        guard case .chat(let chat) = parsed else {
+            Issue.record("CHAT \(text.debugDescription) parsed as \(parsed)")
+            return
+        }
+        #expect(!chat.isEmpty)
+        #expect(chat.unicodeScalars.last == text.unicodeScalars.last, "\(chat.debugDescription)")
+    }
+
+    @Test func aJoinerAfterTheVerbDoesNotHideTheArgument() throws {
+        #expect(try Command.parse(Array("HELLO \u{200D}ann".utf8)).get() == .hello(name: "\u{200D}ann"))
+    }
+
+    @Test(arguments: ["ſtate", "\u{212A}ick", "ﬁ"])
+    func onlyASCIICaseFolds(line: String) {
+        guard case .failure(let error) = Command.parse(Array(line.utf8)) else {
+            Issue.record("\(line) parsed as a command")
+            return
+        }
+        #expect(error.code == .unknown)
+    }
+
+    @Test func asciiCaseStillFolds() throws {
+        #expect(try Command.parse(Array("sTaTe".utf8)).get() == .state)
+    }
+}
