@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
         .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
+        .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(

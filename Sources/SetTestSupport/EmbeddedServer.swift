@@ -106,6 +106,16 @@ public final class EmbeddedServer {
         apply(core.shutDown(reason: reason, at: now))
     }
 
+    /// Tells the core its journal cannot be written, as the shell does on a full disk.
+    public func failJournal(_ reason: String) {
+        apply(core.journalFailed(reason, at: now))
+    }
+
+    /// Tells the core its journal can be written again.
+    public func recoverJournal() {
+        apply(core.journalRecovered(at: now))
+    }
+
     // MARK: The shell's part
 
     func received(_ bytes: [UInt8], from client: EmbeddedClient) {
