@@ -1,5 +1,6 @@
 import Foundation
-import SetClient
+import SetProtocol
+import SetTerminal
 import Testing
 
 /// `set-cli` in a real terminal (tmux) against a live `setd`: keys go in with `send-keys`, the screen
