@@ -2,9 +2,8 @@ import Dispatch
 import SetProtocol
 import SetSocket
 
-/// One connection to `setd`, driven by Dispatch sources on the owner's serial queue: it connects
-/// without blocking, splits what arrives into ``ServerLine``s, and queues what is sent until the socket
-/// takes it.
+/// One connection to `setd` on the owner's serial queue: a ``SocketChannel`` that connects without
+/// blocking, splits what arrives into ``ServerLine``s, and queues what is sent until the socket takes it.
 ///
 /// Ownership rule: every method is called on `queue`, and every callback runs on it, so the state
 /// needs no lock. A connection is used once; reconnecting makes a new one.
@@ -28,15 +27,12 @@ public final class ServerConnection: @unchecked Sendable {
 
     private let queue: DispatchQueue
     private let onEvent: @Sendable (Event) -> Void
-    private var socket: Socket?
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
-    private var liveSources = 0
+    private var channel: SocketChannel?
     private var isConnected = false
     private var isClosed = false
     private var framer = LineFramer(maximumLineLength: ServerConnection.maximumServerLine)
-    private var outbox: [UInt8] = []
-    private var buffer = [UInt8](repeating: 0, count: ServerConnection.readSize)
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: ServerConnection.readSize, alignment: 16)
 
     /// Creates a connection that reports on `queue`.
     public init(queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) {
@@ -44,21 +40,27 @@ public final class ServerConnection: @unchecked Sendable {
         self.onEvent = onEvent
     }
 
+    // The channel's callbacks hold the connection until the channel has closed its descriptor, so the
+    // buffer it reads into outlives it.
+    deinit { readBuffer.deallocate() }
+
     /// Starts connecting; `.connected` or `.closed` follows, the latter at the latest after `timeout`
     /// seconds.
     public func open(host: String, port: UInt16, timeout: Double = 5) {
         dispatchPrecondition(condition: .onQueue(queue))
         do {
             let socket = try Socket.connect(host: host, port: port)
-            self.socket = socket
-            // The socket turns writable when the connection is made (or has failed).
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: queue)
-            source.setEventHandler { [self] in connectFinished() }
-            adopt(source)
-            writeSource = source
-            source.resume()
-            queue.asyncAfter(deadline: .now() + timeout) { [self] in
-                if !isConnected { finish("no answer from \(host):\(port) after \(Int(timeout)) s") }
+            let channel = SocketChannel(socket: socket, queue: queue, readBuffer: readBuffer)
+            channel.onConnect = { [self] in connectFinished() }
+            channel.onRead = { [self] bytes in received(bytes) }
+            channel.onEnd = { [self] end in
+                finish(end == .peerClosed ? "the server closed the connection" : end.description)
+            }
+            self.channel = channel
+            channel.startConnecting()
+            queue.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                guard let self, !isConnected else { return }
+                finish("no answer from \(host):\(port) after \(Int(timeout)) s")
             }
         } catch {
             isClosed = true
@@ -67,128 +69,47 @@ public final class ServerConnection: @unchecked Sendable {
         }
     }
 
-    /// Queues `line` (an LF is added) and sends what the socket takes now.
+    /// Queues `line` (an LF is added) and sends what the socket takes now; lines queued while
+    /// connecting leave once the connection is made.
     public func send(_ line: String) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !isClosed else { return }
-        outbox += Array(line.utf8) + [0x0A]
-        if isConnected { flush() }
+        guard !isClosed, let channel else { return }
+        channel.enqueue(Array(line.utf8) + [0x0A])
+        channel.flush()
     }
 
     /// Whether nothing is waiting to be sent.
-    public var isDrained: Bool { outbox.isEmpty }
+    public var isDrained: Bool { (channel?.pendingOutput ?? 0) == 0 }
 
     /// Closes the connection without a `.closed` event.
     public func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         isClosed = true
-        tearDown()
+        channel?.close()
+        channel = nil
     }
 
     private func connectFinished() {
-        guard !isClosed, !isConnected, let socket else { return }
-        if let error = socket.pendingError() {
-            finish(error.description)
-            return
-        }
+        guard !isClosed else { return }
         isConnected = true
-        writeSource?.cancel()
-        writeSource = nil
-        let source = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
-        source.setEventHandler { [self] in readAvailable() }
-        adopt(source)
-        readSource = source
-        source.resume()
         onEvent(.connected)
-        flush()
     }
 
-    private func readAvailable() {
-        guard !isClosed, let socket else { return }
-        let transfer: Socket.Transfer
-        do {
-            transfer = try buffer.withUnsafeMutableBytes { try socket.read(into: $0) }
-        } catch {
-            finish("\(error)")
-            return
-        }
-        switch transfer {
-        case .bytes(let n):
-            var lines: [ServerLine] = []
-            buffer.withUnsafeBytes { raw in
-                framer.append(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { frame in
-                    if case .line(let bytes) = frame {
-                        lines.append(ServerLine(parsing: bytes))
-                    }
-                }
-            }
-            for line in lines where !isClosed { onEvent(.line(line)) }
-        case .wouldBlock:
-            break
-        case .closed:
-            finish("the server closed the connection")
-        }
-    }
-
-    private func flush() {
-        guard let socket, isConnected, !isClosed else { return }
-        while !outbox.isEmpty {
-            let transfer: Socket.Transfer
-            do {
-                transfer = try outbox.withUnsafeBytes { try socket.write($0) }
-            } catch {
-                finish("\(error)")
-                return
-            }
-            switch transfer {
-            case .bytes(let n):
-                outbox.removeFirst(n)
-            case .wouldBlock, .closed:
-                if writeSource == nil {
-                    let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: queue)
-                    source.setEventHandler { [self] in
-                        writeSource?.cancel()
-                        writeSource = nil
-                        flush()
-                    }
-                    adopt(source)
-                    writeSource = source
-                    source.resume()
-                }
-                return
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
+        var lines: [ServerLine] = []
+        framer.append(bytes) { frame in
+            if case .line(let bytes) = frame {
+                lines.append(ServerLine(parsing: bytes))
             }
         }
-    }
-
-    /// Counts a source on the descriptor; the descriptor is closed only after every source on it is
-    /// cancelled, as Dispatch requires.
-    private func adopt(_ source: DispatchSourceProtocol) {
-        liveSources += 1
-        source.setCancelHandler { [self] in
-            liveSources -= 1
-            if liveSources == 0, isClosed, let socket {
-                socket.close()
-                self.socket = nil
-            }
-        }
+        for line in lines where !isClosed { onEvent(.line(line)) }
     }
 
     private func finish(_ reason: String) {
         guard !isClosed else { return }
-        isClosed = true
-        tearDown()
+        close()
         onEvent(.closed(reason: reason))
-    }
-
-    private func tearDown() {
-        readSource?.cancel()
-        writeSource?.cancel()
-        readSource = nil
-        writeSource = nil
-        if liveSources == 0, let socket {
-            socket.close()
-            self.socket = nil
-        }
     }
 }
