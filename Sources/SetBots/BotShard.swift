@@ -6,27 +6,20 @@ import SetSocket
 /// buffer and a timer instead of a thread each.
 ///
 /// Ownership: everything here is touched only on ``queue``. The fleet reaches in with `queue.sync` for
-/// statistics and `queue.async` for commands. Dispatch handlers hold the shard strongly: every source
-/// and the timer are cancelled by ``tearDown()``, which releases the handlers, so a fleet that is gone
-/// never has a handler left running on a freed shard.
+/// statistics and `queue.async` for commands. Dispatch handlers hold the shard strongly: every channel
+/// and the timer are closed or cancelled by ``tearDown()``, which releases the handlers, so a fleet that
+/// is gone never has a handler left running on a freed shard.
 final class BotShard: @unchecked Sendable {
-    /// One bot's socket and its Dispatch sources.
+    /// One bot's connection: its ``SocketChannel`` (which owns the sources, the unsent bytes and the
+    /// descriptor's close) and the framer of what it reads.
     ///
-    /// Ownership: used only on the shard's queue. The descriptor is closed once, after every source on
-    /// it has been cancelled, so Dispatch never watches a number the kernel has handed to someone else.
+    /// Ownership: used only on the shard's queue.
     final class Link: @unchecked Sendable {
-        let socket: Socket
+        let channel: SocketChannel
         /// Server lines can be longer than client lines (an `OVER` of a full room), so the cap is wide.
         var framer = LineFramer(maximumLineLength: 1 << 16)
-        var readSource: DispatchSourceRead?
-        var writeSource: DispatchSourceWrite?
-        /// Bytes the socket did not take yet, written when it becomes writable.
-        var unsent: [UInt8] = []
-        var liveSources = 0
-        var isOpen = false
-        var isClosed = false
 
-        init(socket: Socket) { self.socket = socket }
+        init(channel: SocketChannel) { self.channel = channel }
     }
 
     /// How often the shard wakes to run due timers; the resolution of think times.
@@ -141,139 +134,74 @@ final class BotShard: @unchecked Sendable {
             session.connectFailed(now: now, error.description)
             return
         }
-        let link = Link(socket: socket)
+        // A few reads per wake-up at most (the channel's default), so one chatty room cannot starve
+        // the others; the shard's one buffer serves every read, as they happen one at a time here.
+        let channel = SocketChannel(socket: socket, queue: queue, readBuffer: readBuffer)
+        let link = Link(channel: channel)
         links[i] = link
-        let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: queue)
-        link.writeSource = source
-        link.liveSources += 1
-        source.setEventHandler { self.connectFinished(i, link) }
-        source.setCancelHandler { self.sourceCancelled(link) }
-        source.resume()
+        // The handlers hold the link and the shard until the channel has closed its descriptor.
+        channel.onConnect = { self.connected(i, link) }
+        channel.onRead = { bytes in self.received(bytes, i, link) }
+        channel.onEnd = { end in self.ended(i, link, end) }
+        channel.startConnecting()
     }
 
-    private func connectFinished(_ i: Int, _ link: Link) {
-        guard links[i] === link, !link.isOpen else { return }
-        link.writeSource?.cancel()
-        link.writeSource = nil
-        let now = BenchClock.now()
-        let session = sessions[i]
-        if let error = link.socket.pendingError() {
-            closeLink(i, reset: false)
-            session.connectFailed(now: now, error.description)
-            service(i, now: now)
-            return
-        }
-        link.isOpen = true
-        let source = DispatchSource.makeReadSource(fileDescriptor: link.socket.fd, queue: queue)
-        link.readSource = source
-        link.liveSources += 1
-        source.setEventHandler { self.readable(i, link) }
-        source.setCancelHandler { self.sourceCancelled(link) }
-        source.resume()
-        session.connected(now: now)
+    private func connected(_ i: Int, _ link: Link) {
+        guard links[i] === link else { return }
+        sessions[i].connected(now: BenchClock.now())
     }
 
-    private func readable(_ i: Int, _ link: Link) {
+    private func received(_ bytes: UnsafeRawBufferPointer, _ i: Int, _ link: Link) {
         guard links[i] === link else { return }
         let session = sessions[i]
         let now = BenchClock.now()
-        var ended = false
-        do {
-            // A few reads per wake-up at most, so one chatty room cannot starve the others.
-            reading: for _ in 0..<4 {
-                switch try link.socket.read(into: readBuffer) {
-                case .bytes(let n):
-                    stats.value.bytes += n
-                    link.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])) { frame in
-                        guard session.wantsClose == nil else { return }
-                        switch frame {
-                        case .line(let bytes):
-                            session.receive(ServerLine(parsing: bytes), now: now)
-                        case .tooLong:
-                            stats.value.recordProtocolError("\(session.name): a line over 64 KiB")
-                        }
-                    }
-                    if n < readBuffer.count { break reading }
-                case .wouldBlock:
-                    break reading
-                case .closed:
-                    ended = true
-                    break reading
-                }
+        stats.value.bytes += bytes.count
+        link.framer.append(bytes) { frame in
+            guard session.wantsClose == nil else { return }
+            switch frame {
+            case .line(let bytes):
+                session.receive(ServerLine(parsing: bytes), now: now)
+            case .tooLong:
+                stats.value.recordProtocolError("\(session.name): a line over 64 KiB")
             }
-        } catch {
-            ended = true
-        }
-        if ended, session.wantsClose == nil {
-            closeLink(i, reset: false)
-            session.connectionEnded(now: now, byServer: true)
         }
         // A bot whose think time is already up (flat out) acts in the same pass, before its output goes.
         if let wake = session.nextWake, wake <= now { session.tick(now: now) }
         service(i, now: now)
     }
 
+    /// The channel closed by itself: the connection could not be made, the server closed it, or a read
+    /// or write failed. Only the session's state changes here (this may run inside ``service(_:now:)``
+    /// when a write fails); its next wake-up does the rest.
+    private func ended(_ i: Int, _ link: Link, _ end: SocketChannel.End) {
+        guard links[i] === link else { return }
+        links[i] = nil
+        let session = sessions[i]
+        let now = BenchClock.now()
+        if case .connectFailed(let error) = end {
+            session.connectFailed(now: now, error.description)
+        } else if session.wantsClose == nil {
+            session.connectionEnded(now: now, byServer: true)
+        }
+        reschedule(i, now: now)
+    }
+
     private func flush(_ i: Int) {
         let session = sessions[i]
         guard !session.outbox.isEmpty else { return }
-        guard let link = links[i], link.isOpen, !link.isClosed else {
+        guard let link = links[i], link.channel.state == .open else {
             _ = session.takeOutput(now: 0)
             return
         }
-        let bytes = session.takeOutput(now: BenchClock.now())
-        if !link.unsent.isEmpty {
-            link.unsent.append(contentsOf: bytes)
-            return
-        }
-        let written = write(bytes[...], to: link)
-        if written < bytes.count {
-            link.unsent.append(contentsOf: bytes[written...])
-            armWriter(i, link)
-        }
-    }
-
-    /// Writes what the socket takes now; a failed write is noticed by the read side, which sees the
-    /// connection end.
-    private func write(_ bytes: ArraySlice<UInt8>, to link: Link) -> Int {
-        bytes.withUnsafeBytes { raw in
-            guard case .bytes(let n) = try? link.socket.write(raw) else { return 0 }
-            return n
-        }
-    }
-
-    private func armWriter(_ i: Int, _ link: Link) {
-        guard link.writeSource == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: link.socket.fd, queue: queue)
-        link.writeSource = source
-        link.liveSources += 1
-        source.setEventHandler {
-            guard self.links[i] === link else { return }
-            let written = self.write(link.unsent[...], to: link)
-            link.unsent.removeFirst(written)
-            if link.unsent.isEmpty {
-                link.writeSource?.cancel()
-                link.writeSource = nil
-            }
-        }
-        source.setCancelHandler { self.sourceCancelled(link) }
-        source.resume()
+        link.channel.enqueue(session.takeOutput(now: BenchClock.now()))
+        link.channel.flush()
     }
 
     private func closeLink(_ i: Int, reset: Bool) {
         guard let link = links[i] else { return }
         links[i] = nil
-        if reset { link.socket.setLingerReset() }
-        link.isClosed = true
-        link.readSource?.cancel()
-        link.writeSource?.cancel()
-        link.readSource = nil
-        link.writeSource = nil
-        if link.liveSources == 0 { link.socket.close() }
-    }
-
-    private func sourceCancelled(_ link: Link) {
-        link.liveSources -= 1
-        if link.liveSources == 0, link.isClosed { link.socket.close() }
+        if reset { link.channel.socket.setLingerReset() }
+        link.channel.close()
     }
 }
 
