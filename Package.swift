@@ -42,6 +42,7 @@ let package = Package(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
         .testTarget(
-            name: "SetClientTests", dependencies: ["SetTerminal", "SetBots", "SetProtocol", "SetGame"]),
+            name: "SetClientTests",
+            dependencies: ["SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket"]),
     ]
 )
