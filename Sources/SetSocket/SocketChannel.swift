@@ -138,6 +138,7 @@ public final class SocketChannel {
             return
         }
         state = .closing
+        resumeReading()  // A source never resumed would never run its cancel handler.
         readSource.cancel()
         flush()
     }
