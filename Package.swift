@@ -12,7 +12,8 @@ let package = Package(
     targets: [
         // The rules of SET and Matchismo: value types, no I/O, no clock, no global RNG.
         .target(name: "SetGame"),
-        // Client lines to commands and server lines to text. Pure; no sockets.
+        // Client lines to commands and server lines to text, and a client's view of a room built from
+        // them (shared by the terminal client and the bots). Pure; no sockets.
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket"),
@@ -20,15 +21,17 @@ let package = Package(
         .target(name: "SetServerCore", dependencies: ["SetGame", "SetProtocol"], exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
         .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
-        // The client's view of a game, the terminal renderer, and the bots.
-        .target(name: "SetClient", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        // The terminal client: its session, the renderer, the keyboard and the terminal.
+        .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        // The protocol bots and the load tester that runs fleets of them.
+        .target(name: "SetBots", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // Test helpers shared by the test targets and the fuzzers: the in-memory server, loopback
         // clients and test daemons, and reference oracles written from the rules and protocol.md.
         .target(
             name: "SetTestSupport", dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame"]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
-        .executableTarget(name: "set-cli", dependencies: ["SetClient"]),
-        .executableTarget(name: "set-bench", dependencies: ["SetClient"]),
+        .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
+        .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
@@ -39,6 +42,8 @@ let package = Package(
         .testTarget(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
-        .testTarget(name: "SetClientTests", dependencies: ["SetClient", "SetTestSupport"]),
+        .testTarget(
+            name: "SetClientTests",
+            dependencies: ["SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport"]),
     ]
 )

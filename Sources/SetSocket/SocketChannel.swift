@@ -4,16 +4,21 @@ import Dispatch
 /// runs only while output is waiting, and a bounded-by-its-owner output buffer.
 ///
 /// Lifecycle rules, kept here once for the server, set-cli and the bots:
-/// - The write source is created on the first short write and resumed only after `EAGAIN`: a resumed
-///   write source on a writable socket fires without end.
+/// - The write source is created on the first short write and resumed only after `EAGAIN` (or, for an
+///   outgoing connection, while `connect` is in progress): a resumed write source on a writable socket
+///   fires without end.
 /// - A source is cancelled before its descriptor is closed, and the descriptor is closed in the last
 ///   cancel handler; a suspended source is resumed before it is cancelled (a suspended source must never
 ///   be released, and its cancel handler only runs once resumed).
+/// - A started channel keeps itself alive until its descriptor is closed, so its owner may let go of it
+///   right after ``close()``; the callbacks are released then too, which breaks any cycle through them.
 ///
 /// Ownership rule: a channel is created and used only on `queue`; its callbacks run there.
 public final class SocketChannel {
     /// Where a channel is in its life.
     public enum State: Sendable {
+        /// Waiting for a non-blocking `connect` to finish; output queued meanwhile leaves once it has.
+        case connecting
         /// Reading and writing.
         case open
         /// No longer reading; closes once the queued output is written.
@@ -28,9 +33,11 @@ public final class SocketChannel {
     public private(set) var state = State.open
     /// Called with each chunk read. The bytes are valid only during the call.
     public var onRead: ((UnsafeRawBufferPointer) -> Void)?
-    /// Called once when the channel closes by itself: the peer closed, or a read or write failed. Not
-    /// called for ``close()`` or a ``finish()`` that drained.
-    public var onEnd: ((String) -> Void)?
+    /// Called once when an outgoing connection is made (see ``startConnecting()``), before any read.
+    public var onConnect: (() -> Void)?
+    /// Called once when the channel closes by itself: the peer closed, a read or write failed, or the
+    /// connection could not be made. Not called for ``close()`` or a ``finish()`` that drained.
+    public var onEnd: ((End) -> Void)?
     /// Called once the descriptor is closed, when the channel may be released.
     public var onRelease: (() -> Void)?
 
@@ -41,6 +48,9 @@ public final class SocketChannel {
     private var writeSource: DispatchSourceWrite?
     private var isWriteSourceResumed = false
     private var pendingCancels = 1
+    private var isReadSourceResumed = false
+    /// The channel itself from start until its descriptor is closed; see the lifecycle rules.
+    private var keptAlive: SocketChannel?
     private var output: [UInt8] = []
     private var outputStart = 0
 
@@ -62,7 +72,18 @@ public final class SocketChannel {
 
     /// Starts reading.
     public func start() {
-        readSource.resume()
+        keptAlive = self
+        resumeReading()
+    }
+
+    /// Waits for the non-blocking `connect` of ``Socket/connect(host:port:)`` to finish, then starts
+    /// reading and calls ``onConnect``; if it failed, the channel closes and ``onEnd`` says why.
+    public func startConnecting() {
+        guard state == .open, !isReadSourceResumed else { return }
+        keptAlive = self
+        state = .connecting
+        // The socket turns writable once the connection is made or has failed.
+        waitUntilWritable()
     }
 
     /// Bytes queued and not yet written.
@@ -76,15 +97,19 @@ public final class SocketChannel {
 
     /// Writes as much queued output as the socket takes; waits for the socket to drain the rest.
     public func flush() {
-        guard state != .closed else { return }
+        guard state != .closed, state != .connecting else { return }
         while pendingOutput > 0 {
-            let result: Socket.Transfer
-            do {
-                result = try output.withUnsafeBytes { raw in
+            // `withUnsafeBytes` only rethrows `any Error`; a `Result` keeps the error a `SocketError`.
+            let attempt = output.withUnsafeBytes { raw in
+                Result { () throws(SocketError) in
                     try socket.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
                 }
-            } catch {
-                end("write failed: \(error)")
+            }
+            let result: Socket.Transfer
+            switch attempt {
+            case .success(let transfer): result = transfer
+            case .failure(let error):
+                end(.writeFailed(error))
                 return
             }
             switch result {
@@ -106,10 +131,14 @@ public final class SocketChannel {
         if state == .closing { close() }
     }
 
-    /// Stops reading, writes what is queued, then closes.
+    /// Stops reading, writes what is queued, then closes. A channel still connecting closes at once.
     public func finish() {
-        guard state == .open else { return }
+        guard state == .open else {
+            if state == .connecting { close() }
+            return
+        }
         state = .closing
+        resumeReading()  // A source never resumed would never run its cancel handler.
         readSource.cancel()
         flush()
     }
@@ -119,7 +148,14 @@ public final class SocketChannel {
         guard state != .closed else { return }
         let wasClosing = state == .closing
         state = .closed
-        if !wasClosing { readSource.cancel() }
+        // Alive until the cancel handlers have run, even if the owner lets go now.
+        keptAlive = self
+        if !wasClosing {
+            // Never started reading (still connecting, or never started): resume so that the cancel
+            // handler runs and the source may be released.
+            if !isReadSourceResumed { resumeReading() }
+            readSource.cancel()
+        }
         if let source = writeSource {
             if !isWriteSourceResumed { source.resume() }
             source.cancel()
@@ -136,10 +172,16 @@ public final class SocketChannel {
         outputStart = 0
     }
 
+    private func resumeReading() {
+        guard !isReadSourceResumed else { return }
+        isReadSourceResumed = true
+        readSource.resume()
+    }
+
     private func waitUntilWritable() {
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.flush() }
+            source.setEventHandler { [unowned self] in self.writable() }
             source.setCancelHandler { [unowned self] in self.sourceCancelled() }
             pendingCancels += 1
             writeSource = source
@@ -150,7 +192,27 @@ public final class SocketChannel {
         }
     }
 
-    private func end(_ reason: String) {
+    private func writable() {
+        if state == .connecting {
+            connectFinished()
+        } else {
+            flush()
+        }
+    }
+
+    private func connectFinished() {
+        if let error = socket.pendingError() {
+            end(.connectFailed(error))
+            return
+        }
+        state = .open
+        resumeReading()
+        onConnect?()
+        // Sends what was queued while connecting; with nothing queued this suspends the write source.
+        flush()
+    }
+
+    private func end(_ reason: End) {
         close()
         onEnd?(reason)
     }
@@ -160,6 +222,11 @@ public final class SocketChannel {
         guard pendingCancels == 0 else { return }
         socket.close()
         onRelease?()
+        onRead = nil
+        onConnect = nil
+        onEnd = nil
+        onRelease = nil
+        keptAlive = nil
     }
 
     private func readAvailable() {
@@ -169,7 +236,7 @@ public final class SocketChannel {
             do {
                 result = try socket.read(into: readBuffer)
             } catch {
-                end("\(error)")
+                end(.readFailed(error))
                 return
             }
             switch result {
@@ -179,8 +246,32 @@ public final class SocketChannel {
             case .wouldBlock:
                 return
             case .closed:
-                end("peer closed")
+                end(.peerClosed)
                 return
+            }
+        }
+    }
+}
+
+extension SocketChannel {
+    /// Why a channel closed by itself.
+    public enum End: Equatable, Sendable, CustomStringConvertible {
+        /// The peer closed its end.
+        case peerClosed
+        /// A read failed (a reset, a timeout).
+        case readFailed(SocketError)
+        /// A write failed (a reset, a vanished peer).
+        case writeFailed(SocketError)
+        /// The outgoing connection could not be made.
+        case connectFailed(SocketError)
+
+        /// The reason in words, as the server logs it.
+        public var description: String {
+            switch self {
+            case .peerClosed: "peer closed"
+            case .readFailed(let error): "\(error)"
+            case .writeFailed(let error): "write failed: \(error)"
+            case .connectFailed(let error): "\(error)"
             }
         }
     }

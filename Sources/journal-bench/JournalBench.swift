@@ -56,13 +56,15 @@ enum JournalBench {
             let start = DispatchTime.now().uptimeNanoseconds
             var records: [JournalRecord] = []
             for line in bytes.split(separator: 0x0A) {
-                guard let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body) else {
+                guard let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body)
+                else {
                     fatalError("a record does not read back")
                 }
                 records.append(record)
             }
             do {
-                _ = try ServerCore(configuration: configuration).restore(records, at: Instant(uptime: 0, wall: 0))
+                _ = try ServerCore(configuration: configuration).restore(
+                    records, at: Instant(uptime: 0, wall: 0))
             } catch {
                 fatalError("\(error)")
             }

@@ -1,3 +1,3 @@
-import SetClient
+import SetTerminal
 
 TerminalClient.main()

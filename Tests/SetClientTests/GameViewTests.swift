@@ -2,8 +2,6 @@ import SetGame
 import SetProtocol
 import Testing
 
-@testable import SetClient
-
 @Suite("The client's view of a room")
 struct GameViewTests {
     @Test func aBoardIsReadIntoCardsAndChecked() {

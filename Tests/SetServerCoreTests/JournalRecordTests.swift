@@ -45,12 +45,16 @@ import Testing
 
     @Test func randomTextRoundTrips() throws {
         var generator = SeededGenerator(seed: 11)
-        let scalars: [Unicode.Scalar] = (0..<0x80).compactMap(Unicode.Scalar.init) + [
-            "\u{600}", "\u{605}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{1F1EB}", "\u{5D0}", "\u{FFFD}", "\u{10FFFF}",
-        ]
+        let scalars: [Unicode.Scalar] =
+            (0..<0x80).compactMap(Unicode.Scalar.init) + [
+                "\u{600}", "\u{605}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{1F1EB}", "\u{5D0}", "\u{FFFD}",
+                "\u{10FFFF}",
+            ]
         for _ in 0..<2_000 {
             var text = String.UnicodeScalarView()
-            for _ in 0..<Int(generator.next() % 24) { text.append(scalars[Int(generator.next() % UInt64(scalars.count))]) }
+            for _ in 0..<Int(generator.next() % 24) {
+                text.append(scalars[Int(generator.next() % UInt64(scalars.count))])
+            }
             let record = JournalRecord.chat(room: "r", name: "n", text: String(text))
             #expect(try roundTrip(record) == record)
         }

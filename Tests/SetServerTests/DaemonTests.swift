@@ -64,7 +64,7 @@ import Testing
         #expect(status == 0)
         for flag in [
             "--host", "--port", "--max-clients", "--max-rooms", "--grace", "--idle-timeout", "--log-level",
-            "--seed", "--help", "-h", "--version",
+            "--seed", "--help", "-h", "--version", "--fsync", "--check-journal", "--repair-journal",
         ] {
             #expect(text.contains(flag), "--help mentions \(flag)")
         }
@@ -79,10 +79,26 @@ import Testing
                 case "--help", "--version": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
+                case "--fsync": ["always"]
                 default: ["5"]
                 }
             #expect(throws: Never.self, "\(flag) parses") { _ = try DaemonCommand.parse([flag] + value) }
         }
+    }
+
+    @Test func fsyncTakesItsThreePoliciesOnly() throws {
+        for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
+            guard case .run(let configuration) = try DaemonCommand.parse(["--fsync", name]) else {
+                Issue.record("--fsync \(name) does not run the server")
+                continue
+            }
+            #expect(configuration.fsync == policy)
+        }
+        #expect(throws: DaemonCommand.UsageError.self) {
+            _ = try DaemonCommand.parse(["--fsync", "sometimes"])
+        }
+        #expect(try DaemonCommand.parse(["--check-journal", "/x"]) == .checkJournal("/x"))
+        #expect(try DaemonCommand.parse(["--repair-journal", "/x"]) == .repairJournal("/x"))
     }
 
     @Test func versionExitsZero() throws {

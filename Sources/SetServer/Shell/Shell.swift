@@ -118,7 +118,7 @@ final class Shell {
             )
             let link = Link(id: id, peer: peer, channel: channel)
             channel.onRead = { [unowned self, unowned link] bytes in self.received(bytes, on: link) }
-            channel.onEnd = { [unowned self] reason in self.connectionLost(id, reason: reason) }
+            channel.onEnd = { [unowned self] end in self.connectionLost(id, reason: end.description) }
             channel.onRelease = { [unowned self] in self.links[id] = nil }
             links[id] = link
             channel.start()

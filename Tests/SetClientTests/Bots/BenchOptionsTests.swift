@@ -1,7 +1,7 @@
 import SetProtocol
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 extension Bots {
     @Suite struct BenchOptionsTests {

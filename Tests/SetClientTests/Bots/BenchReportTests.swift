@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 extension Bots {
     @Suite struct BenchReportTests {

@@ -2,7 +2,7 @@ import SetGame
 import SetProtocol
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 /// The tests of the bots, `swift test --filter SetClientTests.Bots`.
 @Suite enum Bots {}

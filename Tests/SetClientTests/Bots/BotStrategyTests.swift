@@ -2,7 +2,7 @@ import SetGame
 import SetProtocol
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 extension Bots {
     @Suite struct BotStrategyTests {

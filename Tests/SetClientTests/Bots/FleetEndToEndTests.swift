@@ -1,7 +1,7 @@
 import SetTestSupport
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 extension Bots {
     /// Runs a small fleet against a real `setd` started on a free port.

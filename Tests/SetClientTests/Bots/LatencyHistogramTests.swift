@@ -1,7 +1,7 @@
 import SetGame
 import Testing
 
-@testable import SetClient
+@testable import SetBots
 
 extension Bots {
     @Suite struct LatencyHistogramTests {

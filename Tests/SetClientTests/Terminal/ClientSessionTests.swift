@@ -1,4 +1,4 @@
-import SetClient
+import SetTerminal
 import Testing
 
 /// The protocol side of the client, driven with server lines as text.

@@ -1,4 +1,5 @@
-import SetClient
+import SetProtocol
+import SetTerminal
 
 /// Views and screen states the renderer tests draw, built from server lines as a client would see them.
 enum Fixtures {

@@ -1,4 +1,4 @@
-import SetClient
+import SetTerminal
 import Testing
 
 @Suite struct UserCommandTests {

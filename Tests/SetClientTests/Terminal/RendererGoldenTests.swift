@@ -1,4 +1,5 @@
-import SetClient
+import SetProtocol
+import SetTerminal
 import Testing
 
 /// Golden frames: the renderer is a pure function, so each layout is checked line by line.

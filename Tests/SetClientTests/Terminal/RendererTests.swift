@@ -1,4 +1,5 @@
-import SetClient
+import SetProtocol
+import SetTerminal
 import Testing
 
 @Suite struct RendererTests {

@@ -1,5 +1,6 @@
 import Foundation
-import SetClient
+import SetProtocol
+import SetTerminal
 import SetTestSupport
 import Testing
 

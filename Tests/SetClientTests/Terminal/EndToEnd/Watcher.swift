@@ -1,5 +1,6 @@
 import Dispatch
-import SetClient
+import SetProtocol
+import SetTerminal
 
 /// A spectator connection (`WATCH`) that keeps a ``GameView`` of a room, so an end-to-end test knows
 /// the board the player sees without parsing the screen.

@@ -1,4 +1,5 @@
 import SetGame
+import SetProtocol
 
 /// The choices a bot makes from what it sees: which claim to send, which card to turn.
 ///

@@ -1,4 +1,5 @@
 import SetGame
+import SetProtocol
 
 /// Where each card of a board goes on the screen, and the board drawn that way.
 ///

@@ -1,5 +1,4 @@
 import SetGame
-import SetProtocol
 
 /// What a client knows about its room, built only from the lines the server sent.
 ///

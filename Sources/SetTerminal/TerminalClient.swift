@@ -73,8 +73,7 @@ public final class TerminalClient: @unchecked Sendable {
     }
 
     private static func printError(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
-        bytes.withUnsafeBytes { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        TerminalDevice.write(text + "\n", to: STDERR_FILENO)
     }
 
     // MARK: Start and stop

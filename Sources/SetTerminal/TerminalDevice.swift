@@ -55,9 +55,7 @@ public enum TerminalDevice {
     public static func restore() {
         guard isRaw else { return }
         isRaw = false
-        leaveSequence.withUnsafeBytes { bytes in
-            _ = Glibc.write(STDOUT_FILENO, bytes.baseAddress, bytes.count)
-        }
+        leaveSequence.withUnsafeBytes { write($0, to: STDOUT_FILENO) }
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     }
 
@@ -69,14 +67,18 @@ public enum TerminalDevice {
         _ = enterFullScreen()
     }
 
-    /// Writes all of `text` to standard output, waiting as needed.
-    public static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+    /// Writes all of `text` to standard output (or to `fd`, e.g. standard error), waiting as needed.
+    public static func write(_ text: String, to fd: Int32 = STDOUT_FILENO) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { write($0, to: fd) }
+    }
+
+    /// Writes all of `bytes` to `fd`, waiting as needed: the one place the client writes to the
+    /// terminal. It allocates nothing, so ``restore()`` may call it from a signal handler.
+    private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { raw in
-                Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-            }
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n > 0 {
                 offset += n
             } else if n < 0 && errno == EINTR {
@@ -85,7 +87,6 @@ public enum TerminalDevice {
                 return  // The terminal is gone; nothing useful to do.
             }
         }
-        bytes.removeAll()
     }
 
     private static func installRestoreHandlers() {

@@ -1,5 +1,3 @@
-import SetProtocol
-
 extension GameView {
     /// Applies a server line given as text, as it came off the wire; returns whether it changed the view.
     @discardableResult
