@@ -1,3 +1,5 @@
+import SetSocket
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -76,17 +78,8 @@ public enum TerminalDevice {
     /// Writes all of `bytes` to `fd`, waiting as needed: the one place the client writes to the
     /// terminal. It allocates nothing, so ``restore()`` may call it from a signal handler.
     private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return  // The terminal is gone; nothing useful to do.
-            }
-        }
+        // A terminal that is gone leaves nothing useful to do with the error.
+        FileDescriptor.writeAll(bytes, to: fd)
     }
 
     private static func installRestoreHandlers() {

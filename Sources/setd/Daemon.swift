@@ -83,8 +83,7 @@ enum Daemon {
     private static func printError(_ text: String) { write(2, text + "\n") }
 
     private static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        FileDescriptor.writeAll(Array(text.utf8), to: fd)
     }
 
     /// Lifts the soft descriptor limit to the hard one: 10,000 players need 10,000 descriptors.

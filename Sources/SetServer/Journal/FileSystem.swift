@@ -1,3 +1,5 @@
+import SetSocket
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -54,16 +56,8 @@ enum FileSystem {
     /// Writes every byte at the descriptor's offset, resuming after short writes and `EINTR`; on failure,
     /// how many bytes made it.
     static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> (written: Int, failure: Failure?) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return (offset, Failure(operation: "write", path: path, code: errno))
-            }
-            offset += n
-        }
-        return (offset, nil)
+        let (written, code) = FileDescriptor.writeAll(bytes, to: fd)
+        return (written, code.map { Failure(operation: "write", path: path, code: $0) })
     }
 
     static func sync(_ fd: Int32, path: String) throws(Failure) {

@@ -1,4 +1,5 @@
 import SetServerCore
+import SetSocket
 
 #if canImport(Glibc)
     import Glibc
@@ -12,8 +13,7 @@ struct Logger: Sendable {
         guard event.level >= minimum else { return }
         let line = "\(Self.timestamp()) \(event)\n"
         // One write(2) per line, so lines from a busy server never interleave half-way.
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        FileDescriptor.writeAll(Array(line.utf8), to: 2)
     }
 
     func log(_ level: LogLevel, _ name: String, _ fields: [(String, String)] = []) {
