@@ -66,17 +66,10 @@ enum Daemon {
     }
 
     /// Says `BYE` to every client when SIGINT or SIGTERM arrives, closes everything and exits with 0.
-    private static func exitOnSignals(_ server: Server) -> [DispatchSourceSignal] {
-        let queue = DispatchQueue(label: "setd.signals")
-        return [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { @Sendable in
-                server.stop(reason: "server shutting down")
-                exit(0)
-            }
-            source.resume()
-            return source
+    private static func exitOnSignals(_ server: Server) -> DispatchSourceRead? {
+        SignalPipe.install { _ in
+            server.stop(reason: "server shutting down")
+            exit(0)
         }
     }
 

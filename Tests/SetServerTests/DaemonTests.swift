@@ -86,6 +86,15 @@ import Testing
         }
     }
 
+    /// A signal the moment the banner is out (as a service manager may send one) still stops setd: it
+    /// is not lost while libdispatch arms its sources.
+    @Test func aSignalRightAfterTheBannerIsNotLost() throws {
+        for round in 0..<10 {
+            let daemon = try Daemon()
+            #expect(daemon.terminate() == 0, "round \(round): \(daemon.log)")
+        }
+    }
+
     @Test func fsyncTakesItsThreePoliciesOnly() throws {
         for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
             guard case .run(let configuration) = try DaemonCommand.parse(["--fsync", name]) else {
