@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs them for a while.
 #
-#   scripts/fuzz.sh [protocol|game|all] [SECONDS]      (default: all, 60 seconds each)
+#   scripts/fuzz.sh [protocol|game|journal|all] [SECONDS]      (default: all, 60 seconds each)
 #
 # Each target is compiled straight from Fuzz/*.swift, the library sources (SetProtocol, SetGame) and the
 # reference oracles it checks against (Sources/SetTestSupport, shared with the tests) with
@@ -19,10 +19,10 @@ cd "$(dirname "$0")/.."
 which="${1:-all}"
 seconds="${2:-60}"
 case "$which" in
-    protocol | game) targets=("$which") ;;
-    all) targets=(protocol game) ;;
+    protocol | game | journal) targets=("$which") ;;
+    all) targets=(protocol game journal) ;;
     *)
-        echo "usage: $0 [protocol|game|all] [SECONDS]" >&2
+        echo "usage: $0 [protocol|game|journal|all] [SECONDS]" >&2
         exit 2
         ;;
 esac
@@ -71,6 +71,20 @@ build_target() {
             compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame \
                 Fuzz/FuzzSupport.swift Fuzz/ProtocolFuzzer.swift "${protocol_oracles[@]}" Sources/SetProtocol/*.swift \
                 -o "$binary"
+            ;;
+        journal)
+            # The journal's format and replay live in SetServerCore, over SetGame and SetProtocol.
+            local lib="$build/lib"
+            mkdir -p "$lib"
+            rm -f "$lib/libSetGame.a" "$lib/libSetProtocol.a"
+            compile -module-name SetGame -emit-module -emit-module-path "$lib/SetGame.swiftmodule" \
+                -emit-library -static -o "$lib/libSetGame.a" Sources/SetGame/*.swift
+            compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame -emit-module \
+                -emit-module-path "$lib/SetProtocol.swiftmodule" -emit-library -static \
+                -o "$lib/libSetProtocol.a" Sources/SetProtocol/*.swift
+            compile -module-name SetServerCore -D SETD_FUZZ -I "$lib" -L "$lib" -lSetProtocol -lSetGame \
+                Fuzz/FuzzSupport.swift Fuzz/JournalFuzzer.swift Sources/SetServerCore/*.swift \
+                Sources/SetServerCore/*/*.swift -o "$binary"
             ;;
         game)
             compile -module-name SetGame Fuzz/FuzzSupport.swift Fuzz/GameFuzzer.swift "${game_oracles[@]}" \
