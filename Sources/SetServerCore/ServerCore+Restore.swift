@@ -1,10 +1,6 @@
 import SetGame
 import SetProtocol
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A journal record that does not replay: which one, and why.
 public struct RestoreError: Error, CustomStringConvertible, Equatable {
     /// The record's position among those restored, from 0.
@@ -170,22 +166,13 @@ extension ServerCore {
         var lines: [ServerLine] = []
         for (number, game) in games.reversed().enumerated() {
             let scores = game.scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")
-            let header = "GAME \(number + 1) \(Self.utc(game.startedAt)) \(Self.utc(game.endedAt))"
+            let header =
+                "GAME \(number + 1) \(UTCTime.format(game.startedAt)) \(UTCTime.format(game.endedAt))"
             lines.append(.history(scores.isEmpty ? header : header + " " + scores))
             for entry in game.entries {
                 lines.append(.history("GAME \(number + 1) \(entry.seconds) \(entry.name) \(entry.detail)"))
             }
         }
         return lines
-    }
-
-    /// `2026-12-02T20:01:00Z`.
-    static func utc(_ time: Double) -> String {
-        var seconds = Int(time)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

@@ -82,7 +82,7 @@ public enum JournalTool {
             }
             cut = Cut(line: torn.line, offset: torn.offset, reason: "a torn last record")
         }
-        let copy = directory + "/journal.broken-" + timestamp()
+        let copy = directory + "/journal.broken-" + UTCTime.format(Double(time(nil)), compact: true)
         do {
             let out = try FileSystem.open(copy, O_WRONLY | O_CREAT | O_EXCL, for: "create")
             defer { close(out) }
@@ -125,15 +125,5 @@ public enum JournalTool {
     /// Lines begun in `bytes` (a last line without LF counts).
     private static func records(in bytes: ArraySlice<UInt8>) -> Int {
         bytes.count { $0 == 0x0A } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
-    }
-
-    /// `20261203T101500Z`.
-    private static func timestamp() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 }
