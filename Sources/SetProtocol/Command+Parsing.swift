@@ -130,7 +130,11 @@ extension Command {
         var words = args
         var revision: Int?
         if let last = words.last, last.hasPrefix("@") {
-            guard let number = Int(last.dropFirst()), number >= 0 else {
+            // Digits only: `Int` would take `@+1` too.
+            let digits = last.utf8.dropFirst()
+            guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                let number = Int(String(decoding: digits, as: UTF8.self))
+            else {
                 return .failure(
                     ProtocolError(
                         "CHOOSE", .args,

@@ -18,6 +18,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var seed: UInt64?
     /// Connections at once from one address; `nil` for no limit.
     public var maxPerIP: Int?
+    /// Rooms one address may have created and still open; `nil` for no limit. Without it, a script that
+    /// connects, joins a new room and leaves, thousands of times, fills the room table for everyone.
+    public var maxRoomsPerIP: Int? = 20
+    /// Finished games kept for `HISTORY` (and in the journal) in all, the oldest dropped first.
+    public var maxArchivedGames = 1_000
     /// Seconds a new connection has to say `HELLO`, `RESUME` or `WATCH`.
     public var registrationTimeout: Double = 60
     /// Seconds of silence from a client before the server sends `PING`; unanswered data then lets the

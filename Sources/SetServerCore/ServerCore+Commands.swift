@@ -104,6 +104,7 @@ extension ServerCore {
             guard sessionsByName[name] == nil else {
                 return fail(.taken, "\(name) is playing; pick another name")
             }
+            stopWatching(connection)
             let session = Session(name: name, token: Session.makeToken(), connection: connection.id)
             sessionsByName[name] = session
             sessionsByToken[session.token] = session
@@ -120,6 +121,9 @@ extension ServerCore {
                     .badToken,
                     "no player has that token (it expires \(Int(configuration.grace)) s after a drop)")
             }
+            // One role per connection: a spectator who resumes a seat stops watching first, or every
+            // event would arrive twice.
+            stopWatching(connection)
             if let oldID = session.connection, let old = clients[oldID] {
                 old.session = nil
                 close(old, saying: "resumed elsewhere", at: now)
@@ -188,12 +192,15 @@ extension ServerCore {
             }
             let roomName = room?.name ?? name!
             let isInside = room != nil && (connection.watching === room || connection.session?.room === room)
-            let isPrivate =
-                room?.options.password != nil || archive.games[roomName]?.last?.isPrivate == true
-            guard !isPrivate || isInside else {
+            // Privacy is per game: a private game's history is for those inside its room under the same
+            // password, whoever has taken the room's name since.
+            let password = isInside ? room?.options.password : nil
+            let games = (archive.games[roomName] ?? []).filter { !$0.isPrivate || $0.password == password }
+            let canReadCurrent = room != nil && (room?.options.password == nil || isInside)
+            guard canReadCurrent || !games.isEmpty else {
                 return fail(.denied, "\(roomName) is private; only its players can read its history")
             }
-            let lines = (room?.historyLines() ?? []) + archivedHistory(of: roomName)
+            let lines = (canReadCurrent ? room?.historyLines() ?? [] : []) + archivedHistory(of: games)
             return ok("\(lines.count)", data: lines)
         case .chat(let text):
             return named().flatMap { session in
@@ -234,6 +241,13 @@ extension ServerCore {
             case .success: room = existing
             }
         } else {
+            if let limit = configuration.maxRoomsPerIP, roomsCreated[connection.host, default: 0] >= limit {
+                return .failure(
+                    ProtocolError(
+                        "JOIN", .tooManyRooms,
+                        "\(limit) rooms made from your address are open; join one or close one first"))
+            }
+            if rooms.count >= configuration.maxRooms { closeAbandonedRoom(at: now) }
             guard rooms.count < configuration.maxRooms else {
                 return .failure(
                     ProtocolError(
@@ -252,6 +266,8 @@ extension ServerCore {
                         room: name, index: 0, time: now.wall, firstRevision: 1, options: created.journalPairs)
                 )
                 rooms[name] = room
+                room.creatorHost = connection.host
+                roomsCreated[connection.host, default: 0] += 1
                 outbox.log(.info, "room-created", [("room", name), ("game", created.game.rawValue)])
             }
         }
@@ -274,5 +290,12 @@ extension ServerCore {
         case .watch: return connection.session?.room != nil
         case .ping, .help, .quit, .rooms, .hello, .resume, .state, .hint, .history: return false
         }
+    }
+
+    /// Ends a connection's watching, closing the room if that leaves it empty.
+    private func stopWatching(_ connection: Client) {
+        guard let watched = connection.watching else { return }
+        watched.removeSpectator(connection)
+        removeIfEmpty(watched)
     }
 }

@@ -160,9 +160,8 @@ extension ServerCore {
         return records
     }
 
-    /// `HISTORY` lines for the finished games of a room, newest first.
-    func archivedHistory(of room: String) -> [ServerLine] {
-        let games = archive.games[room] ?? []
+    /// `HISTORY` lines for finished games (oldest first), listed newest first.
+    func archivedHistory(of games: [ArchivedGame]) -> [ServerLine] {
         var lines: [ServerLine] = []
         for (number, game) in games.reversed().enumerated() {
             let scores = game.scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")

@@ -13,7 +13,7 @@ public final class ServerCore {
     /// The configuration the core enforces.
     public let configuration: ServerConfiguration
     let outbox: Outbox
-    let archive = Archive()
+    let archive: Archive
     /// Open connections by ID.
     private(set) var clients: [ConnectionID: Client] = [:]
     /// Open connections per peer address, for `--max-per-ip`.
@@ -22,6 +22,8 @@ public final class ServerCore {
     var sessionsByToken: [String: Session] = [:]
     var rooms: [String: Room] = [:]
     private var pingCounter = 0
+    /// Open rooms by the address that created them, for `--max-rooms-per-ip`.
+    var roomsCreated: [String: Int] = [:]
     /// Why the journal cannot be written now, or `nil` while it can. Meanwhile changes are refused with
     /// `UNAVAILABLE`: nothing is acknowledged that could not be made durable.
     public private(set) var journalProblem: String?
@@ -30,6 +32,7 @@ public final class ServerCore {
     public init(configuration: ServerConfiguration) {
         self.configuration = configuration
         outbox = Outbox(logLevel: configuration.logLevel)
+        archive = Archive(capacity: configuration.maxArchivedGames)
     }
 
     /// The number of open connections the core knows.
@@ -189,8 +192,25 @@ public final class ServerCore {
     func removeIfEmpty(_ room: Room) {
         guard room.isEmpty, rooms[room.name] === room else { return }
         rooms[room.name] = nil
+        if let host = room.creatorHost {
+            let left = roomsCreated[host, default: 1] - 1
+            roomsCreated[host] = left > 0 ? left : nil
+        }
         outbox.record(.close(room: room.name))
         outbox.log(.info, "room-closed", [("room", room.name)])
+    }
+
+    /// When the room table is full, closes the room whose players have all been away the longest, with
+    /// nobody watching: its seats are released as if their grace had run out. A table full of rooms
+    /// nobody is in must not keep a newcomer out.
+    func closeAbandonedRoom(at now: Instant) {
+        let abandoned = rooms.values.filter { room in
+            room.spectators.isEmpty && !room.seats.isEmpty && room.seats.allSatisfy { !$0.isOnline }
+        }
+        func lastSeen(_ room: Room) -> Double { room.seats.compactMap(\.awaySince).max() ?? 0 }
+        guard let oldest = abandoned.min(by: { lastSeen($0) < lastSeen($1) }) else { return }
+        outbox.log(.info, "room-abandoned", [("room", oldest.name)])
+        for session in oldest.seats { release(session, at: now) }
     }
 
     /// A seed for a new room: the configured seed and the room's name, or fresh randomness.

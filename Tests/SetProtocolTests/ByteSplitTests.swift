@@ -32,3 +32,21 @@ import Testing
         #expect(try Command.parse(Array("sTaTe".utf8)).get() == .state)
     }
 }
+
+/// A revision is `@` and digits, nothing else.
+@Suite struct RevisionSyntaxTests {
+    @Test(arguments: ["@+1", "@-1", "@1x", "@", "@١", "@0x1"])
+    func aRevisionIsDigitsOnly(word: String) {
+        guard case .failure(let error) = Command.parse(Array("CHOOSE a b c \(word)".utf8)) else {
+            Issue.record("\(word) was taken as a revision")
+            return
+        }
+        #expect(error.code == .args)
+    }
+
+    @Test func digitsAreARevision() throws {
+        #expect(
+            try Command.parse(Array("CHOOSE a b c @17".utf8)).get()
+                == .choose(picks: [.position(0), .position(1), .position(2)], revision: 17))
+    }
+}

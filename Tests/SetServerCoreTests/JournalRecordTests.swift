@@ -29,7 +29,7 @@ import Testing
             .archive(
                 room: "r",
                 game: ArchivedGame(
-                    startedAt: 1, endedAt: 2, isPrivate: true, scores: [(name: text, score: -3)],
+                    startedAt: 1, endedAt: 2, password: text, scores: [(name: text, score: -3)],
                     entries: [(seconds: 4, name: "ann", detail: text)])),
         ]
         for record in records {

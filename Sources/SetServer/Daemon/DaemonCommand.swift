@@ -9,7 +9,8 @@ public enum DaemonCommand {
     public static let usage = """
         USAGE: setd [--host ADDR] [--port N] [--max-clients N] [--max-rooms N] [--grace SECONDS]
                     [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
-                    [--max-per-ip N] [--register-timeout SECONDS] [--ping-interval SECONDS]
+                    [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
+                    [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no]
                setd --check-journal DIR | --repair-journal DIR
 
@@ -25,6 +26,9 @@ public enum DaemonCommand {
           --log-level LEVEL      lowest level logged to stderr (default: info)
           --seed N               make every room's deals reproducible
           --max-per-ip N         connections at once from one address (default: no limit)
+          --max-rooms-per-ip N   open rooms one address may have created, 0 for no limit (default: 20)
+          --max-archive N        finished games kept for HISTORY in all, oldest dropped first
+                                 (default: 1000)
           --register-timeout SECONDS
                                  a connection must say HELLO, RESUME or WATCH within this (default: 60)
           --ping-interval SECONDS
@@ -90,6 +94,10 @@ public enum DaemonCommand {
             case "--idle-timeout": configuration.idleTimeout = try seconds(flag)
             case "--seed": configuration.seed = try number(flag, 0...UInt64.max)
             case "--max-per-ip": configuration.maxPerIP = try number(flag, 1...1_000_000)
+            case "--max-rooms-per-ip":
+                let n: Int = try number(flag, 0...1_000_000)
+                configuration.maxRoomsPerIP = n == 0 ? nil : n
+            case "--max-archive": configuration.maxArchivedGames = try number(flag, 1...1_000_000)
             case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)

@@ -65,7 +65,8 @@ extension JournalRecord {
             out.append(room)
             out.append(time: game.startedAt)
             out.append(time: game.endedAt)
-            out.append(game.isPrivate)
+            out.append(game.password != nil)
+            out.append(game.password ?? "")
             out.append(game.scores.count)
             for (name, score) in game.scores {
                 out.append(name)
@@ -122,6 +123,7 @@ extension JournalRecord {
             let started = try r.time()
             let ended = try r.time()
             let isPrivate = try r.bool()
+            let password = try r.text()
             var scores: [(name: String, score: Int)] = []
             for _ in 0..<(try r.count()) { scores.append((try r.text(), try r.int())) }
             var entries: [(seconds: Int, name: String, detail: String)] = []
@@ -129,7 +131,8 @@ extension JournalRecord {
             return .archive(
                 room: room,
                 game: ArchivedGame(
-                    startedAt: started, endedAt: ended, isPrivate: isPrivate, scores: scores, entries: entries
+                    startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
+                    entries: entries
                 ))
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")

@@ -95,7 +95,8 @@ extension JournalRecord {
             self = .archive(
                 room: words[1],
                 game: ArchivedGame(
-                    startedAt: started, endedAt: ended, isPrivate: words[4] == "private", scores: scores,
+                    startedAt: started, endedAt: ended, password: words[4] == "private" ? "" : nil,
+                    scores: scores,
                     entries: entries))
         default:
             return nil

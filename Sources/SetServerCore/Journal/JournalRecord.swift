@@ -42,8 +42,11 @@ public struct ArchivedGame: Equatable, Sendable {
     public var startedAt: Double
     /// Unix time of its last set or choice.
     public var endedAt: Double
-    /// Whether the room had a password: its history is for its players only.
-    public var isPrivate = false
+    /// The room's password when the game was played, `nil` for a public game: a private game's history
+    /// is for those inside its room under the same password, whatever the room's name has become since.
+    public var password: String?
+    /// Whether the game was played in a private room.
+    public var isPrivate: Bool { password != nil }
     /// Best first.
     public var scores: [(name: String, score: Int)]
     /// Seconds since the start, who, and what: the cards of a set, or a Matchismo history entry.
@@ -51,12 +54,12 @@ public struct ArchivedGame: Equatable, Sendable {
 
     /// Creates an archived game.
     public init(
-        startedAt: Double, endedAt: Double, isPrivate: Bool = false, scores: [(name: String, score: Int)],
+        startedAt: Double, endedAt: Double, password: String? = nil, scores: [(name: String, score: Int)],
         entries: [(seconds: Int, name: String, detail: String)]
     ) {
         self.startedAt = startedAt
         self.endedAt = endedAt
-        self.isPrivate = isPrivate
+        self.password = password
         self.scores = scores
         self.entries = entries
     }

@@ -37,6 +37,9 @@ final class Room {
     let outbox: Outbox
     /// Where finished games go.
     let archive: Archive
+    /// The address of the connection that created the room (`nil` for a restored room), for the limit
+    /// of rooms per address.
+    var creatorHost: String?
     /// Players who asked for a new game during this one.
     var votes: Set<String> = []
     private var lastBoardChangeAt = -Double.infinity
@@ -314,7 +317,7 @@ final class Room {
             }
         }
         let finished = ArchivedGame(
-            startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, isPrivate: options.password != nil,
+            startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password,
             scores: ranked, entries: entries)
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
