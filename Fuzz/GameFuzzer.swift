@@ -246,9 +246,28 @@ struct SetFuzzer {
 
     /// What the rules say `selection` must do on the current game.
     func expected(_ selection: Selection) -> ExpectedClaim {
-        // A claim that names the wrong cards is refused as such even when the game is over: when two
-        // players claim the last set at once, the loser was late, not wrong.
+        // The player's own mistakes first (a card named twice, a position no board has, a revision the
+        // board has not reached), then the end of the game, unless the claim was aimed at the board the
+        // last set was taken from (the loser of the last set was late, not wrong), then staleness.
         guard selection.picks.count == needed else { return .malformed }
+        for (i, pick) in selection.picks.enumerated() where selection.picks[(i + 1)...].contains(pick) {
+            return .malformed
+        }
+        for case .position(let position) in selection.picks
+        where position < 0 || position >= SetGame.maximumBoardSize + 2 {
+            return .malformed
+        }
+        if let seen = selection.seenRevision, seen > game.revision { return .malformed }
+        let isOver = game.deckCount == 0 && claims.isEmpty
+        if isOver {
+            let late =
+                (selection.seenRevision.map { $0 != game.revision } ?? false)
+                || selection.picks.contains { pick in
+                    guard case .card(let card) = pick else { return false }
+                    return game.takenSets.last?.cards.contains(card) ?? false
+                }
+            if !late { return .gameOver }
+        }
         var cards: [Card] = []
         for pick in selection.picks {
             switch pick {
@@ -264,7 +283,7 @@ struct SetFuzzer {
             }
         }
         guard Set(cards).count == cards.count else { return .malformed }
-        if game.deckCount == 0 && claims.isEmpty { return .gameOver }
+        if isOver { return .gameOver }
         if cards.count == 3 {
             // The library's own rule agrees with the definition on every triple a claim names.
             let isSet = SetReference.isSet(cards[0], cards[1], cards[2])

@@ -45,7 +45,8 @@ enum JournalFuzzer {
                 require(false, "\(record.text.debugDescription) does not parse back")
                 return
             }
-            require(back == record, "\(record.text.debugDescription) reads back as \(back.text.debugDescription)")
+            require(
+                back == record, "\(record.text.debugDescription) reads back as \(back.text.debugDescription)")
         }
     }
 
@@ -54,7 +55,8 @@ enum JournalFuzzer {
     static func checkJournal(_ bytes: [UInt8]) {
         var records: [JournalRecord] = []
         for line in bytes.split(separator: 0x0A) {
-            guard let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body) else {
+            guard let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body)
+            else {
                 continue
             }
             let again = record.line

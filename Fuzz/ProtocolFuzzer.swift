@@ -225,7 +225,9 @@ enum ProtocolFuzzer {
         require(
             again.text == formatted, "\(formatted.debugDescription) formats as \(again.text.debugDescription)"
         )
-        require(TextReference.caseName(again) == TextReference.caseName(line), "\(formatted.debugDescription) changed its case")
+        require(
+            TextReference.caseName(again) == TextReference.caseName(line),
+            "\(formatted.debugDescription) changed its case")
         if case .ok(let verb, let detail) = line {
             // A typed detail formats back to exactly the detail it was read from.
             let typed = OKDetail(verb: verb, detail: detail)

@@ -34,6 +34,9 @@ public struct SetGame: Sendable {
         }
     }
 
+    /// No board, in any mode, has more cards than this: positions beyond it name nothing, ever.
+    static let largestBoard = maximumBoardSize + 2
+
     /// The number of cards the board is refilled to after a set.
     public static let boardSize = 12
     /// Chain mode stops dealing extra cards here and lets the next claim break the chain instead; 21
@@ -107,13 +110,11 @@ public struct SetGame: Sendable {
     /// a valid set costs the penalty; a stale or malformed claim changes nothing.
     @discardableResult
     public mutating func claim(_ selection: Selection, by player: String) -> Result<TakenSet, ClaimError> {
-        // Stale first: when two players claim the last set at once, the loser was late, not wrong.
         let cards: [Card]
         switch resolve(selection) {
         case .success(let resolved): cards = resolved
         case .failure(let error): return .failure(error)
         }
-        guard !isOver else { return .failure(.gameOver) }
         if let why = whyInvalid(cards) {
             wrongClaims += 1
             scores[player, default: 0] -= options.wrongClaimPenalty
@@ -126,11 +127,41 @@ public struct SetGame: Sendable {
         return .success(taken)
     }
 
-    /// Turns a selection into the cards it names, or says why it is stale or malformed.
+    /// Turns a selection into the cards it names, or says why it is malformed, over or stale — in that
+    /// order: a claim that could never be right (a card named twice, a position no board has) is the
+    /// player's mistake whatever the board; a claim after the end is `gameOver`, unless it was aimed at
+    /// the board the last set was taken from (the loser of the last set was late, not wrong).
     private func resolve(_ selection: Selection) -> Result<[Card], ClaimError> {
         let needed = options.mode.cardsPerClaim
         guard selection.picks.count == needed else {
             return .failure(.malformed("a claim names \(needed) cards, not \(selection.picks.count)"))
+        }
+        if let twice = selection.picks.first(where: { pick in selection.picks.filter { $0 == pick }.count > 1
+            })
+        {
+            let name: String
+            switch twice {
+            case .position(let position):
+                name = board.indices.contains(position) ? board[position].code : Self.positionName(position)
+            case .card(let card): name = card.code
+            }
+            return .failure(.malformed("\(name) is named twice"))
+        }
+        for case .position(let position) in selection.picks where !(0..<Self.largestBoard).contains(position)
+        {
+            return .failure(.malformed("there is no position \(Self.positionName(position)) on any board"))
+        }
+        if let seen = selection.seenRevision, seen > revision {
+            return .failure(.malformed("there is no revision \(seen) yet; the board is at \(revision)"))
+        }
+        if isOver {
+            let aimedAtLastBoard =
+                selection.seenRevision.map { $0 != revision } ?? false
+                || selection.picks.contains { pick in
+                    guard case .card(let card) = pick else { return false }
+                    return takenSets.last?.cards.contains(card) ?? false
+                }
+            guard aimedAtLastBoard else { return .failure(.gameOver) }
         }
         var cards: [Card] = []
         for pick in selection.picks {
@@ -153,6 +184,7 @@ public struct SetGame: Sendable {
         if let twice = cards.first(where: { card in cards.filter { $0 == card }.count > 1 }) {
             return .failure(.malformed("\(twice) is named twice"))
         }
+        guard !isOver else { return .failure(.gameOver) }
         return .success(cards)
     }
 

@@ -105,9 +105,12 @@ import Testing
         let missing = board.cardNotOnBoard.code
         let byCode = try bob.request("CHOOSE \(missing) \(board.cards[0].code) \(board.cards[1].code)")
         #expect(byCode.final.hasPrefix("ERR CHOOSE STALE "), "\(byCode)")
-        // A position past the end of the board.
-        let pastEnd = try bob.request("CHOOSE a b z @\(board.revision)")
+        // A position past the end of this board, where a bigger board had a card: stale.
+        let pastEnd = try bob.request("CHOOSE a b p @\(board.revision)")
         #expect(pastEnd.final.hasPrefix("ERR CHOOSE STALE "), "\(pastEnd)")
+        // A position no board ever has is the player's mistake, not a stale claim.
+        let nowhere = try bob.request("CHOOSE a b z @\(board.revision)")
+        #expect(nowhere.final.hasPrefix("ERR CHOOSE ARGS "), "\(nowhere)")
 
         // An old revision after the board changed.
         let set = board.sets[0]

@@ -27,7 +27,12 @@ extension Room {
             }
         }
         let hasPositions = selection.picks.contains { if case .position = $0 { true } else { false } }
-        if hasPositions { selection.seenRevision = revision ?? assumedSeenRevision(at: now.uptime) }
+        if hasPositions {
+            let positions = selection.picks.compactMap { pick -> Int? in
+                if case .position(let p) = pick { return p } else { return nil }
+            }
+            selection.seenRevision = revision ?? assumedSeenRevision(forPositions: positions, at: now.uptime)
+        }
         // What the player named, for the WRONG event: read before the board changes.
         let named = selection.picks.map { pick -> String in
             switch pick {
@@ -36,11 +41,12 @@ extension Room {
             }
         }
         let before = setGame.revision
+        let boardBefore = setGame.board
         let outcome = updateSetGame { $0.claim(selection, by: session.name) }!
         let setGame = self.setGame!
         switch outcome {
         case .success(let taken):
-            noteBoardChange(from: before, at: now.uptime)
+            noteBoardChange(from: before, board: boardBefore, at: now.uptime)
             let time = now.wall
             historyTimes.append(time)
             record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
@@ -166,7 +172,7 @@ extension Room {
             broadcast([.vote(name: session.name, votes: votes.count, needed: needed)])
             return .success("voted \(votes.count)/\(needed)")
         }
-        restart(with: newOptions, at: now.wall)
+        restart(with: newOptions, at: now.wall, uptime: now.uptime)
         broadcast([.newGame(session.name)] + snapshot)
         return .success("started")
     }

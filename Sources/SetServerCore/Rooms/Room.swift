@@ -44,6 +44,8 @@ final class Room {
     var votes: Set<String> = []
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
+    /// The SET board as it was before the changes of the last second.
+    private var boardBeforeRecentChanges: [Card] = []
 
     init(name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive, at time: Double)
     {
@@ -268,19 +270,36 @@ final class Room {
     // MARK: Game life
 
     /// Records a board change at `now`, for reading positions sent without `@<rev>`.
-    func noteBoardChange(from oldRevision: Int, at now: Double) {
-        if now - lastBoardChangeAt >= Limits.reactionWindow { revisionBeforeRecentChanges = oldRevision }
+    func noteBoardChange(from oldRevision: Int, board oldBoard: [Card], at now: Double) {
+        if now - lastBoardChangeAt >= Limits.reactionWindow {
+            revisionBeforeRecentChanges = oldRevision
+            boardBeforeRecentChanges = oldBoard
+        }
         lastBoardChangeAt = now
     }
 
-    /// The revision a player can be assumed to have seen when they did not say: the board as it was
-    /// ``Limits/reactionWindow`` ago.
-    func assumedSeenRevision(at now: Double) -> Int {
-        now - lastBoardChangeAt < Limits.reactionWindow ? revisionBeforeRecentChanges : revision
+    /// The revision a player who did not say is taken to have seen, for a claim of `positions`: the
+    /// current board, unless it changed in the last ``Limits/reactionWindow`` under one of the named
+    /// positions — then the board as it was before, so the claim is stale. A person cannot have seen a
+    /// card that arrived that recently, but positions whose cards did not change name exactly what they
+    /// saw.
+    func assumedSeenRevision(forPositions positions: [Int], at now: Double) -> Int {
+        guard let board = setGame?.board, now - lastBoardChangeAt < Limits.reactionWindow else {
+            return revision
+        }
+        let unchanged = positions.allSatisfy { position in
+            board.indices.contains(position) && boardBeforeRecentChanges.indices.contains(position)
+                && board[position] == boardBeforeRecentChanges[position]
+        }
+        return unchanged ? revision : revisionBeforeRecentChanges
     }
 
     /// Deals the next game with `options`; scores and history start again.
-    func restart(with options: RoomOptions, index: Int? = nil, firstRevision: Int? = nil, at time: Double) {
+    func restart(
+        with options: RoomOptions, index: Int? = nil, firstRevision: Int? = nil, at time: Double,
+        uptime: Double? = nil
+    ) {
+        let (oldRevision, oldBoard) = (revision, setGame?.board ?? [])
         self.options = options
         gameIndex = index ?? gameIndex + 1
         let first = firstRevision ?? revision + 1
@@ -295,6 +314,8 @@ final class Room {
         historyTimes = []
         votes = []
         lastBoardChangeAt = -Double.infinity
+        // A claim by position aimed at the last game's board, arriving just after the new deal, is stale.
+        if let uptime { noteBoardChange(from: oldRevision, board: oldBoard, at: uptime) }
         let started = JournalRecord.game(
             room: name, index: gameIndex, time: time, firstRevision: first, options: options.journalPairs)
         outbox.record(started)
