@@ -137,8 +137,7 @@ public struct SetGame: Sendable {
             return .failure(.malformed("a claim names \(needed) cards, not \(selection.picks.count)"))
         }
         if let twice = selection.picks.first(where: { pick in selection.picks.filter { $0 == pick }.count > 1
-            })
-        {
+        }) {
             let name: String
             switch twice {
             case .position(let position):

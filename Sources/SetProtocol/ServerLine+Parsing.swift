@@ -214,9 +214,15 @@ private struct Parser {
             return .chat(name: word(1), text: rest(after: 2))
         case Self.newGameKey where count == 2:
             return .newGame(word(1))
-        case Self.voteKey where count == 4:
+        case Self.voteKey where count >= 4:
             guard let votes = int(word: 2), let needed = int(word: 3) else { return nil }
-            return .vote(name: word(1), votes: votes, needed: needed)
+            var options: [(String, String)] = []
+            for k in 4..<count {
+                let range = words[k]
+                guard let equals = range.first(where: { b[$0] == Self.equals }) else { return nil }
+                options.append((text(range.lowerBound..<equals), text((equals + 1)..<range.upperBound)))
+            }
+            return .vote(name: word(1), votes: votes, needed: needed, options: options)
         case Self.hintKey where count == 2:
             return pair(1).map { .hint(position: text($0.0), card: text($0.1)) }
         case Self.historyKey: return .history(rest(after: 1))

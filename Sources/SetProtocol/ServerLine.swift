@@ -40,8 +40,9 @@ public enum ServerLine: Equatable, Sendable {
     case chat(name: String, text: String)
     /// `NEWGAME <name>`: somebody started a new game; its snapshot lines follow.
     case newGame(String)
-    /// `VOTE <name> <votes> <needed>`: somebody asked for a new game mid-game.
-    case vote(name: String, votes: Int, needed: Int)
+    /// `VOTE <name> <votes> <needed> <option>=<value> ...`: somebody asked for a new game mid-game with
+    /// these options (the proposal); `<votes>` counts the votes for that same proposal.
+    case vote(name: String, votes: Int, needed: Int, options: [(String, String)])
     /// `OVER <name>:<score> ...`: the game ended; best score first.
     case over([(name: String, score: Int)])
     /// `HINT <pos>:<card>`: a data line of the `HINT` reply.
@@ -86,7 +87,9 @@ extension ServerLine {
         case .chose(let name, let points, let text): return "CHOSE \(name) \(points) \(text)"
         case .chat(let name, let text): return "CHAT \(name) \(text)"
         case .newGame(let name): return "NEWGAME \(name)"
-        case .vote(let name, let votes, let needed): return "VOTE \(name) \(votes) \(needed)"
+        case .vote(let name, let votes, let needed, let options):
+            return (["VOTE", name, "\(votes)", "\(needed)"] + options.map { "\($0)=\($1)" }).joined(
+                separator: " ")
         case .over(let scores):
             return (["OVER"] + scores.map { "\($0.name):\($0.score)" }).joined(separator: " ")
         case .hint(let position, let card): return "HINT \(position):\(card)"

@@ -167,7 +167,7 @@ public struct ClientSession: Sendable {
         case .newGame(let who):
             hint = nil
             return [.event(.newGame(who))]
-        case .vote(let who, let votes, let needed):
+        case .vote(let who, let votes, let needed, _):
             return [.event(.vote(name: who, votes: votes, needed: needed))]
         case .over(let scores): return [.event(.over(scores.map { "\($0.name) \($0.score)" }))]
         case .bye(let reason):

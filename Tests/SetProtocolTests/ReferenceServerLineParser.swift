@@ -82,9 +82,14 @@ enum ReferenceServerLineParser {
             return .chat(name: words[1], text: rest(after: 2))
         case "NEWGAME" where count == 2:
             return .newGame(words[1])
-        case "VOTE" where count == 4:
-            if let votes = Int(words[2]), let needed = Int(words[3]) {
-                return .vote(name: words[1], votes: votes, needed: needed)
+        case "VOTE" where count >= 4:
+            let options = words.dropFirst(4).map {
+                $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            }
+            if let votes = Int(words[2]), let needed = Int(words[3]), options.allSatisfy({ $0.count == 2 }) {
+                return .vote(
+                    name: words[1], votes: votes, needed: needed,
+                    options: options.map { (String($0[0]), String($0[1])) })
             }
         case "OVER":
             if let scores = pairs(words.dropFirst()), scores.allSatisfy({ Int($0.1) != nil }) {

@@ -67,7 +67,13 @@ struct ServerLineTests {
         (.chose(name: "bob", points: -2, text: "8♦"), "CHOSE bob -2 8♦"),
         (.chat(name: "bob", text: "hi  there :)"), "CHAT bob hi  there :)"),
         (.newGame("alice"), "NEWGAME alice"),
-        (.vote(name: "bob", votes: 1, needed: 2), "VOTE bob 1 2"),
+        (.vote(name: "bob", votes: 1, needed: 2, options: []), "VOTE bob 1 2"),
+        (
+            .vote(
+                name: "bob", votes: 1, needed: 2,
+                options: [("mode", "ultra"), ("penalty", "1"), ("hints", "on")]),
+            "VOTE bob 1 2 mode=ultra penalty=1 hints=on"
+        ),
         (.over([(name: "alice", score: 3), (name: "bob", score: 1)]), "OVER alice:3 bob:1"),
         (.over([(name: "alice", score: 0), (name: "bob", score: -2)]), "OVER alice:0 bob:-2"),
         (.hint(position: "f", card: "2GHT"), "HINT f:2GHT"),

@@ -174,8 +174,8 @@ import Testing
 
         let vote = try ann.request("NEW")
         #expect(vote.final == "OK NEW voted 1/2")
-        #expect(vote.lines == ["VOTE ann 1 2"])
-        #expect(try bob.readLine() == "VOTE ann 1 2")
+        #expect(vote.lines == ["VOTE ann 1 2 mode=normal penalty=1 hints=on"])
+        #expect(try bob.readLine() == "VOTE ann 1 2 mode=normal penalty=1 hints=on")
         let started = try bob.request("NEW")
         #expect(started.final == "OK NEW started")
         #expect(started.lines.first == "NEWGAME bob")

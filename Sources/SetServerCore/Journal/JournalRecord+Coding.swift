@@ -185,7 +185,12 @@ extension RoomSnapshot {
         out.append(time: startedAt)
         out.append(historyTimes.count)
         for time in historyTimes { out.append(time: time) }
-        out.append(list: votes)
+        out.append(votes.count)
+        for vote in votes {
+            out.append(vote.name)
+            out.append(pairs: vote.options)
+        }
+        out.append(creator)
         out.append(seats.count)
         for seat in seats {
             out.append(seat.name)
@@ -245,7 +250,9 @@ extension RoomSnapshot {
         startedAt = try r.time()
         historyTimes = []
         for _ in 0..<(try r.count()) { historyTimes.append(try r.time()) }
-        votes = try r.list()
+        votes = []
+        for _ in 0..<(try r.count()) { votes.append((try r.text(), try r.pairs())) }
+        creator = try r.text()
         seats = []
         for _ in 0..<(try r.count()) {
             seats.append(Seat(name: try r.text(), token: try r.text(), isOnline: try r.bool()))

@@ -101,8 +101,10 @@ public struct RoomSnapshot: Equatable, Sendable {
     public var startedAt: Double
     /// Unix time of each history entry of the current game.
     public var historyTimes: [Double]
-    /// Who asked for a new game during this one.
-    public var votes: [String]
+    /// Who asked for a new game during this one, each with the options they voted for.
+    public var votes: [(name: String, options: [(String, String)])]
+    /// The player who created the room, who alone may set its password.
+    public var creator: String
     /// The seats, in join order.
     public var seats: [Seat]
     /// The game.

@@ -165,12 +165,22 @@ extension Room {
         case .success(let applied): newOptions = applied
         case .failure(let error): return .failure(error)
         }
+        if newOptions.password != options.password && session.name != creator {
+            return .failure(
+                ProtocolError(
+                    "NEW", .denied, "only \(creator), who made \(name), may set or change its password"))
+        }
+        // A vote is for a proposal, a whole set of options: only votes for the same one count, so the
+        // last voter cannot impose options the others did not vote for.
         let online = onlineCount
-        votes.insert(session.name)
+        votes[session.name] = newOptions
+        let inFavour = votes.values.count { $0 == newOptions }
         let needed = online / 2 + 1
-        guard isOver || online <= 1 || votes.count >= needed else {
-            broadcast([.vote(name: session.name, votes: votes.count, needed: needed)])
-            return .success("voted \(votes.count)/\(needed)")
+        guard isOver || online <= 1 || inFavour >= needed else {
+            var shown = newOptions.pairs
+            if newOptions.password != nil { shown.append(("private", "yes")) }
+            broadcast([.vote(name: session.name, votes: inFavour, needed: needed, options: shown)])
+            return .success("voted \(inFavour)/\(needed)")
         }
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
         broadcast([.newGame(session.name)] + snapshot)

@@ -41,7 +41,10 @@ final class Room {
     /// of rooms per address.
     var creatorHost: String?
     /// Players who asked for a new game during this one.
-    var votes: Set<String> = []
+    var votes: [String: RoomOptions] = [:]
+    /// The player who created the room: only they may set or change its password, so a vote can never
+    /// make a public room private or lock its players out.
+    var creator = ""
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
     /// The SET board as it was before the changes of the last second.
@@ -138,6 +141,7 @@ final class Room {
     /// Seats `session` (who must not be seated elsewhere) and tells the others.
     func seat(_ session: Session) {
         guard !seats.contains(where: { $0 === session }) else { return }
+        if creator.isEmpty { creator = session.name }
         seats.append(session)
         session.room = self
         record(.seat(room: name, name: session.name, token: session.token))
@@ -157,7 +161,7 @@ final class Room {
         seats.remove(at: index)
         session.room = nil
         record(.unseat(room: name, name: session.name))
-        votes.remove(session.name)
+        votes[session.name] = nil
         var lines: [ServerLine] = [.left(session.name), roomLine]
         if let turn = setPresence(session.name, false) { lines.append(turn) }
         broadcast(lines)
@@ -167,7 +171,7 @@ final class Room {
     func presenceChanged(_ session: Session) {
         record(.presence(room: name, name: session.name, isOnline: session.isOnline))
         var lines: [ServerLine] = [playerLine(session)]
-        if !session.isOnline { votes.remove(session.name) }
+        if !session.isOnline { votes[session.name] = nil }
         if let turn = setPresence(session.name, session.isOnline) { lines.append(turn) }
         broadcast(lines, except: session.connection)
     }
@@ -312,7 +316,7 @@ final class Room {
         }
         startedAt = time
         historyTimes = []
-        votes = []
+        votes = [:]
         lastBoardChangeAt = -Double.infinity
         // A claim by position aimed at the last game's board, arriving just after the new deal, is stale.
         if let uptime { noteBoardChange(from: oldRevision, board: oldBoard, at: uptime) }
@@ -359,7 +363,8 @@ extension Room {
         }
         return RoomSnapshot(
             name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,
-            historyTimes: historyTimes, votes: votes.sorted(),
+            historyTimes: historyTimes,
+            votes: votes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.journalPairs) }, creator: creator,
             seats: seats.map { RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: $0.isOnline) },
             game: state)
     }
@@ -387,7 +392,13 @@ extension Room {
         }
         gameIndex = snapshot.gameIndex
         historyTimes = snapshot.historyTimes
-        votes = Set(snapshot.votes)
+        for vote in snapshot.votes {
+            guard let proposal = RoomOptions(journalPairs: vote.options) else {
+                throw JournalFormatError(description: "room \(name) has a vote for options it cannot have")
+            }
+            votes[vote.name] = proposal
+        }
+        creator = snapshot.creator
         seats = sessions
         for session in sessions { session.room = self }
     }
