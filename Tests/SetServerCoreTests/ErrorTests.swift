@@ -174,6 +174,23 @@ import Testing
         }
     }
 
+    @Test func commandsThatNeedANameSayNoName() throws {
+        let server = EmbeddedServer()
+        defer { server.stop() }
+        let client = try server.connect("nameless")
+        // protocol.md: HELLO is required before all of these (LEAVE and STATE only when not watching).
+        for line in ["JOIN fun", "CHOOSE a b c", "CHAT hi", "NEW", "HINT", "LEAVE", "STATE"] {
+            let verb = words(line)[0]
+            let reply = try client.request(line)
+            #expect(reply.final.hasPrefix("ERR \(verb) NONAME "), "\(line): \(reply)")
+        }
+        // A spectator needs no name to follow a room, or to stop.
+        let (_, _) = try server.player("host", room: "seen")
+        #expect(try client.request("WATCH seen").isOK("WATCH"))
+        #expect(try client.request("STATE").isOK("STATE"))
+        #expect(try client.request("LEAVE").final == "OK LEAVE seen")
+    }
+
     @Test func unknownRoomsAreNoSuchRoom() throws {
         let server = EmbeddedServer()
         defer { server.stop() }
