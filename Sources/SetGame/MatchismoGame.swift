@@ -120,7 +120,10 @@ public struct MatchismoGame: Sendable {
         if turn == nil { turn = name }
     }
 
-    /// Marks a player away (skipped by the turn) or back.
+    /// Marks a player away (skipped by the turn) or back. A player who goes away with the turn passes
+    /// it to the next player present; with nobody else present they keep it (so a restart, which finds
+    /// everyone away, gives the turn back to whoever had it). A player who comes back takes the turn
+    /// only when it is nobody's.
     public mutating func setPresent(_ name: String, _ isPresent: Bool) {
         guard players.contains(name) else { return }
         if isPresent {
@@ -128,8 +131,16 @@ public struct MatchismoGame: Sendable {
             if turn == nil { turn = name }
         } else {
             absent.insert(name)
-            if turn == name { passTurn() }
+            if turn == name, players.contains(where: { !absent.contains($0) }) { passTurn() }
         }
+    }
+
+    /// Takes a player who left the room out of the turn: their score stays, and the turn passes to the
+    /// next player present, or to nobody (`nil`) when nobody is.
+    public mutating func removeFromTurn(_ name: String) {
+        guard players.contains(name) else { return }
+        absent.insert(name)
+        if turn == name { passTurn() }
     }
 
     /// Gives the turn to the next present player after the current one, or `nil` if none is present.

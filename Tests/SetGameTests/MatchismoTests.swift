@@ -224,14 +224,17 @@ struct MatchismoTests {
         #expect(try game.choose(at[5], by: "bob").get().isMatch == false)  // 2♥ 9♣
         #expect(game.turn == "ann")
         #expect(game.choose(at[6], by: "cat") == .failure(.notYourTurn("ann")))
-        // Ann going away passes the turn at once; with everybody away nobody has it.
+        // Ann going away passes the turn at once; the last one away keeps it (as after a restart), and
+        // a player who comes back does not take it from them.
         game.setPresent("ann", false)
         #expect(game.turn == "bob")
         game.setPresent("bob", false)
-        #expect(game.turn == nil)
-        #expect(game.choose(at[6], by: "bob") == .failure(.notYourTurn(nil)))
-        #expect(MatchismoError.notYourTurn(nil).description == "it is nobody's turn")
+        #expect(game.turn == "bob")
         game.setPresent("cat", true)
+        #expect(game.turn == "bob")
+        #expect(game.choose(at[6], by: "cat") == .failure(.notYourTurn("bob")))
+        // Bob leaving for good (his grace ran out) passes it on.
+        game.removeFromTurn("bob")
         #expect(game.turn == "cat")
         game.setPresent("ann", true)
         #expect(game.turn == "cat")
@@ -243,6 +246,17 @@ struct MatchismoTests {
         #expect(game.turn == "ann")
         game.addPlayer("ann")  // already playing: nothing happens
         #expect(game.players == ["ann", "bob", "cat"])
+    }
+
+    @Test func nobodyHasTheTurnOnlyWhenTheLastPlayerLeft() throws {
+        var (game, at) = matchismo(holding: ["J♥"], players: ["ann", "bob"])
+        game.setPresent("bob", false)
+        game.removeFromTurn("ann")
+        #expect(game.turn == nil)
+        #expect(game.choose(at[0], by: "ann") == .failure(.notYourTurn(nil)))
+        #expect(MatchismoError.notYourTurn(nil).description == "it is nobody's turn")
+        game.setPresent("bob", true)
+        #expect(game.turn == "bob")
     }
 
     @Test func matchedCardsLeavePlay() throws {

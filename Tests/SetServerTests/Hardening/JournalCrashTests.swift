@@ -350,7 +350,10 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
     /// A Matchismo room mid-game — cards face up and matched, whose turn it is, the scores — is the same
     /// after a crash; the player whose turn it was resumes first and still has it.
-    @Test(.timeLimit(.minutes(3))) func aMatchismoRoomSurvivesARestart() throws {
+    /// The turn comes back as it was, whoever resumes first: a player who comes back never takes the
+    /// turn from one who is away (protocol.md, Matchismo).
+    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
+    func aMatchismoRoomSurvivesARestart(otherResumesFirst: Bool) throws {
         let directory = try TemporaryDirectory("setd-matchismo")
         let arguments = ["--state-dir", directory.path, "--seed", "11"]
         var daemon = try Daemon(arguments)
@@ -399,27 +402,34 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
         daemon.kill9()
         daemon = try Daemon(arguments)
-        let first = try daemon.connect(turn)
-        let reply = try first.request("RESUME \(tokenOf[turn]!)")
-        #expect(reply.final == "OK RESUME \(turn) m", "\(reply)")
+        let (firstName, secondName) = otherResumesFirst ? (other, turn) : (turn, other)
+        let first = try daemon.connect(firstName)
+        let reply = try first.request("RESUME \(tokenOf[firstName]!)")
+        #expect(reply.isOK("RESUME \(firstName) m"), "\(reply)")
         #expect(reply.lines.first == "ROOM m matchismo 2 playing", "\(reply)")
         #expect(reply.lines.contains("OPTIONS n=2"), "\(reply)")
         #expect(reply.lines.contains(boardLine), "faces up and matched as they were: \(reply)")
         #expect(reply.lines.contains("TURN \(turn)"), "\(reply)")
-        #expect(reply.lines.contains("PLAYER \(turn) \(score(turn)) online"), "\(reply)")
-        #expect(reply.lines.contains("PLAYER \(other) \(score(other)) away"), "\(reply)")
+        #expect(reply.lines.contains("PLAYER \(firstName) \(score(firstName)) online"), "\(reply)")
+        #expect(reply.lines.contains("PLAYER \(secondName) \(score(secondName)) away"), "\(reply)")
+        if otherResumesFirst {
+            // The turn stays with the player who had it, away or not.
+            let early = try first.request("CHOOSE a")
+            #expect(early.final.hasPrefix("ERR CHOOSE NOTYOURTURN "), "\(early)")
+        }
 
-        let second = try daemon.connect(other)
-        let back = try second.request("RESUME \(tokenOf[other]!)")
+        let second = try daemon.connect(secondName)
+        let back = try second.request("RESUME \(tokenOf[secondName]!)")
         #expect(back.lines.contains(boardLine), "\(back)")
         #expect(back.lines.contains("TURN \(turn)"), "\(back)")
-        #expect(back.lines.contains("PLAYER \(other) \(score(other)) online"), "\(back)")
-        #expect(try first.readLine() == "PLAYER \(other) \(score(other)) online")
+        #expect(back.lines.contains("PLAYER \(secondName) \(score(secondName)) online"), "\(back)")
+        #expect(try first.readLine() == "PLAYER \(secondName) \(score(secondName)) online")
 
         // The game goes on where it was: the turn's player turns a card.
         let board = slots(boardLine)
         let next = try #require(board.indices.first { board[$0] == "??" })
-        let choice = try first.request("CHOOSE \(SetGame.positionName(next))")
+        let mover = otherResumesFirst ? second : first
+        let choice = try mover.request("CHOOSE \(SetGame.positionName(next))")
         #expect(choice.isOK("CHOOSE"), "\(choice)")
         #expect(choice.lines.first?.hasPrefix("CHOSE \(turn) ") == true, "\(choice)")
         daemon.kill9()
