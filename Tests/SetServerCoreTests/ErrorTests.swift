@@ -167,7 +167,7 @@ import Testing
         }
         // A named spectator is not seated, so cannot claim or ask for hints.
         let (_, _) = try server.player("host", room: "seen")
-        #expect(try client.request("WATCH seen").final == "OK WATCH seen")
+        #expect(try client.request("WATCH seen").isOK("WATCH seen"))
         for line in ["CHOOSE a b c", "HINT", "NEW"] {
             let reply = try client.request(line)
             #expect(reply.final.hasPrefix("ERR \(words(line)[0]) NOROOM "), "\(line): \(reply)")
@@ -214,8 +214,8 @@ import Testing
             #expect(reply.final.hasPrefix("ERR JOIN MISMATCH "), "\(line): \(reply)")
         }
         // Naming the room's own values is fine.
-        #expect(try bob.request("JOIN plain set mode=normal penalty=1 hints=on").final == "OK JOIN plain")
-        #expect(try bob.request("JOIN cards matchismo n=2").final == "OK JOIN cards")
+        #expect(try bob.request("JOIN plain set mode=normal penalty=1 hints=on").isOK("JOIN plain"))
+        #expect(try bob.request("JOIN cards matchismo n=2").isOK("JOIN cards"))
     }
 
     @Test(arguments: [
@@ -261,10 +261,10 @@ import Testing
         let (carl, _) = try server.named("carl")
         let reply = try carl.request("JOIN three")
         #expect(reply.final.hasPrefix("ERR JOIN TOOMANYROOMS "), "\(reply)")
-        #expect(try carl.request("JOIN one").final == "OK JOIN one", "existing rooms still take players")
+        #expect(try carl.request("JOIN one").isOK("JOIN one"), "existing rooms still take players")
         // An emptied room frees its place.
         #expect(try bob.request("LEAVE").final == "OK LEAVE two")
-        #expect(try bob.request("JOIN three").final == "OK JOIN three")
+        #expect(try bob.request("JOIN three").isOK("JOIN three"))
     }
 
     @Test func unknownTokenIsBadToken() throws {
