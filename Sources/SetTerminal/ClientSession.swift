@@ -137,13 +137,13 @@ public struct ClientSession: Sendable {
         }
     }
 
-    /// A snapshot starts with its ROOM line: forget the old room before reading the new one.
+    /// A snapshot starts with its ROOM line: forget the old room before reading the new one. The data
+    /// lines are exactly the snapshot (the final line counts them), so its one ROOM line is the start;
+    /// the command is no longer pending by now.
     private mutating func noteSnapshotStart(_ line: ServerLine, of command: Pending) {
         guard case .room(let name, _, _, _) = line, ["JOIN", "RESUME", "STATE"].contains(command.verb),
-            !command.context.hasSnapshot,
             command.verb != "JOIN" || name == Self.joinTarget(command.context.line)
         else { return }
-        replies[0].context.hasSnapshot = true
         view.reset()
         hint = nil
     }
