@@ -9,10 +9,24 @@ extension BotSession {
         stats.value.lines += 1
         linesOnConnection += 1
         remember(line)
-        switch replies.receive(line) {
+        for received in replies.receive(line) { sort(received, now: now) }
+        if view.protocolErrorCount > seenViewErrors {
+            let described = view.drainProtocolErrors()
+            for text in described { protocolError(text) }
+            // Problems past the view's cap are still counted, without a description.
+            for _ in described.count..<(view.protocolErrorCount - seenViewErrors) {
+                protocolError("(more on that board)")
+            }
+            seenViewErrors = view.protocolErrorCount
+        }
+    }
+
+    /// Acts on one line as the reply tracker sorted it.
+    private func sort(_ received: ReplyTracker<Sent>.Received, now: UInt64) {
+        switch received {
         case .reply(let reply):
             unstamped = min(unstamped, replies.count)
-            countError(line)
+            countError(reply.line)
             handleReply(reply, now: now)
         case .unexpected(let line):
             countError(line)
@@ -22,15 +36,6 @@ extension BotSession {
             stats.value.events += 1
             stats.value.eventCounts[BenchStats.eventIndex(line)] += 1
             handleEvent(line, now: now)
-        }
-        if view.protocolErrorCount > seenViewErrors {
-            let described = view.drainProtocolErrors()
-            for text in described { protocolError(text) }
-            // Problems past the view's cap are still counted, without a description.
-            for _ in described.count..<(view.protocolErrorCount - seenViewErrors) {
-                protocolError("(more on that board)")
-            }
-            seenViewErrors = view.protocolErrorCount
         }
     }
 
@@ -120,8 +125,8 @@ extension BotSession {
             send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
             return
         }
-        guard case .resume(let confirmed, let resumedRoom) = detail, confirmed == name else {
-            protocolError("\(name): OK RESUME should be '\(name) [<room>]', got '\(detail.detail)'")
+        guard case .resume(let confirmed, let resumedRoom, _) = detail, confirmed == name else {
+            protocolError("\(name): OK RESUME should be '\(name) [<room> <count>]', got '\(detail.detail)'")
             return
         }
         if resumedRoom == room.name {

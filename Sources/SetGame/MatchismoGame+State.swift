@@ -63,5 +63,23 @@ extension MatchismoGame {
         turn = state.turn
         history = state.history
         absent = state.absent
+        faceUpOrder = Self.faceUpOrder(slots: slots, history: history)
+    }
+
+    /// The order the face-up cards were turned up in, read back from the history (a snapshot keeps
+    /// only which cards are up); a card the history does not account for goes first, in board order.
+    static func faceUpOrder(slots: [Slot], history: [Choice]) -> [Int] {
+        var order: [PlayingCard] = []
+        let bySymbol = Dictionary(slots.map { ($0.card.symbol, $0.card) }, uniquingKeysWith: { a, _ in a })
+        for choice in history {
+            if let last = choice.scored.last {
+                order = choice.isMatch ? [] : [last]
+            } else if let card = bySymbol[choice.text] {
+                if let at = order.firstIndex(of: card) { order.remove(at: at) } else { order.append(card) }
+            }
+        }
+        let up = slots.indices.filter { slots[$0].isFaceUp && !slots[$0].isMatched }
+        let known = order.compactMap { card in up.first { slots[$0].card == card } }
+        return up.filter { !known.contains($0) } + known
     }
 }

@@ -71,6 +71,9 @@ public struct MatchismoGame: Sendable {
     public internal(set) var history: [Choice] = []
     /// Players who are away and skipped when the turn passes.
     var absent: Set<String> = []
+    /// The face-up, unmatched positions in the order they were turned up: a match lists its cards in the
+    /// order they were chosen, not in board order.
+    var faceUpOrder: [Int] = []
 
     /// Deals 30 cards face down from a deck shuffled with `seed`, at board revision `firstRevision`.
     public init(matchCount: Int = 2, seed: UInt64, firstRevision: Int = 1) {
@@ -117,7 +120,10 @@ public struct MatchismoGame: Sendable {
         if turn == nil { turn = name }
     }
 
-    /// Marks a player away (skipped by the turn) or back.
+    /// Marks a player away (skipped by the turn) or back. A player who goes away with the turn passes
+    /// it to the next player present; with nobody else present they keep it (so a restart, which finds
+    /// everyone away, gives the turn back to whoever had it). A player who comes back takes the turn
+    /// only when it is nobody's.
     public mutating func setPresent(_ name: String, _ isPresent: Bool) {
         guard players.contains(name) else { return }
         if isPresent {
@@ -125,8 +131,16 @@ public struct MatchismoGame: Sendable {
             if turn == nil { turn = name }
         } else {
             absent.insert(name)
-            if turn == name { passTurn() }
+            if turn == name, players.contains(where: { !absent.contains($0) }) { passTurn() }
         }
+    }
+
+    /// Takes a player who left the room out of the turn: their score stays, and the turn passes to the
+    /// next player present, or to nobody (`nil`) when nobody is.
+    public mutating func removeFromTurn(_ name: String) {
+        guard players.contains(name) else { return }
+        absent.insert(name)
+        if turn == name { passTurn() }
     }
 
     /// Gives the turn to the next present player after the current one, or `nil` if none is present.
@@ -158,25 +172,29 @@ public struct MatchismoGame: Sendable {
             player: player, text: slots[position].card.symbol, points: -cost, scored: [], isMatch: false)
         if slots[position].isFaceUp {
             slots[position].isFaceUp = false
+            faceUpOrder.removeAll { $0 == position }
         } else {
             slots[position].isFaceUp = true
-            let up = slots.indices.filter { slots[$0].isFaceUp && !slots[$0].isMatched }
+            faceUpOrder.append(position)
+            let up = faceUpOrder
             if up.count == matchCount {
-                // Score the others first, then the card just chosen, as the course's history reads.
-                let order = up.filter { $0 != position } + [position]
-                let cards = order.map { slots[$0].card }
+                // The cards in the order they were turned up, the one just chosen last, as the course's
+                // history reads.
+                let cards = up.map { slots[$0].card }
                 let total = Self.matchScore(cards)
                 let names = cards.map(\.symbol).joined(separator: " ")
                 choice.scored = cards
                 if total > 0 {
                     let points = total * Self.matchBonus * matchCount
                     for i in up { slots[i].isMatched = true }
+                    faceUpOrder = []
                     choice.points += points
                     choice.isMatch = true
                     choice.text = "Matched \(names) for \(points) points"
                 } else {
                     let penalty = Self.mismatchPenalty * matchCount
                     for i in up where i != position { slots[i].isFaceUp = false }
+                    faceUpOrder = [position]
                     choice.points -= penalty
                     choice.text = "\(names) don't match! \(penalty) point penalty!"
                 }

@@ -39,9 +39,15 @@ public struct SetGame: Sendable {
 
     /// The number of cards the board is refilled to after a set.
     public static let boardSize = 12
-    /// Chain mode stops dealing extra cards here and lets the next claim break the chain instead; 21
-    /// cards always hold a set (the largest set-free collection has 20), so the board never grows past it.
+    /// Extra cards are dealt only while the board has fewer than this many. 21 cards always hold a set
+    /// (the largest set-free collection has 20), so normal and junior boards never pass it; chain mode
+    /// lets the next claim break the chain instead of dealing at or past it, but a chained set takes
+    /// only two cards from the board, so a chain board of 20 can still get three more: see
+    /// ``maximumChainBoardSize``.
     public static let maximumBoardSize = 21
+    /// The most cards a chain board ever shows: 20 (below ``maximumBoardSize``, after chained sets that
+    /// took two cards each) plus the three dealt when no chained set is possible.
+    public static let maximumChainBoardSize = maximumBoardSize + 2
 
     /// The options the game was started with.
     public let options: Options

@@ -40,8 +40,6 @@ public enum ErrorCode: Hashable, Sendable {
     case over
     /// Hints are switched off in this room.
     case noHints
-    /// A setting is locked until a new game.
-    case locked
     /// The server's room limit is reached.
     case tooManyRooms
     /// The line was longer than the cap.
@@ -63,7 +61,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
     /// Every code protocol.md lists, in its order; ``unrecognized(_:)`` is not among them.
     public static let allCases: [ErrorCode] = [
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
-        .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .locked, .tooManyRooms,
+        .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .tooManyRooms,
         .tooLong, .badUTF8, .slowDown, .full, .unavailable,
     ]
 
@@ -97,7 +95,6 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .notYourTurn: return "NOTYOURTURN"
         case .over: return "OVER"
         case .noHints: return "NOHINTS"
-        case .locked: return "LOCKED"
         case .tooManyRooms: return "TOOMANYROOMS"
         case .tooLong: return "TOOLONG"
         case .badUTF8: return "BADUTF8"

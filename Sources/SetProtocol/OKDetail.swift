@@ -8,12 +8,19 @@
 public enum OKDetail: Equatable, Sendable {
     /// `OK HELLO <name> <token>`: the name taken, and the token that gets the seat back after a drop.
     case hello(name: String, token: String)
-    /// `OK RESUME <name> [<room>]`: the identity taken back, and the room of the seat, if there was one.
-    case resume(name: String, room: String?)
-    /// `OK JOIN <room>`.
-    case join(room: String)
-    /// `OK WATCH <room>`.
-    case watch(room: String)
+    /// `OK RESUME <name> [<room> <count>]`: the identity taken back, and the room of the seat with the
+    /// number of snapshot lines before this line, if there was a seat (`count` is 0 without one).
+    case resume(name: String, room: String?, count: Int)
+    /// `OK JOIN <room> <count>`: `count` snapshot lines came before.
+    case join(room: String, count: Int)
+    /// `OK WATCH <room> <count>`: `count` snapshot lines came before.
+    case watch(room: String, count: Int)
+    /// `OK STATE <count>`: `count` snapshot lines came before.
+    case state(count: Int)
+    /// `OK HELP <count>`: how many `HELP` lines the reply had.
+    case help(count: Int)
+    /// `OK HINT <count>`: how many `HINT` lines the reply had (one).
+    case hint(count: Int)
     /// `OK LEAVE <room>`: the room left.
     case leave(room: String)
     /// `OK ROOMS <count>`: how many `ROOM` lines the reply had.
@@ -24,7 +31,7 @@ public enum OKDetail: Equatable, Sendable {
     case choose(cards: [String])
     /// `OK NEW started` or `OK NEW voted <votes>/<needed>`.
     case new(NewGameOutcome)
-    /// Any other `OK`: a verb whose reply carries no detail (`STATE`, `CHAT`, `PING` …), a verb this
+    /// Any other `OK`: a verb whose reply carries no detail (`CHAT`, `PING` …), a verb this
     /// version does not know, or a detail that is not in its documented shape.
     case other(verb: String, detail: String)
 
@@ -49,9 +56,13 @@ public enum OKDetail: Equatable, Sendable {
         let read: OKDetail?
         switch (verb, words.count) {
         case ("HELLO", 2): read = .hello(name: words[0], token: words[1])
-        case ("RESUME", 1...2): read = .resume(name: words[0], room: words.count == 2 ? words[1] : nil)
-        case ("JOIN", 1): read = .join(room: words[0])
-        case ("WATCH", 1): read = .watch(room: words[0])
+        case ("RESUME", 1): read = .resume(name: words[0], room: nil, count: 0)
+        case ("RESUME", 3): read = Int(words[2]).map { .resume(name: words[0], room: words[1], count: $0) }
+        case ("JOIN", 2): read = Int(words[1]).map { .join(room: words[0], count: $0) }
+        case ("WATCH", 2): read = Int(words[1]).map { .watch(room: words[0], count: $0) }
+        case ("STATE", 1): read = Int(words[0]).map { .state(count: $0) }
+        case ("HELP", 1): read = Int(words[0]).map { .help(count: $0) }
+        case ("HINT", 1): read = Int(words[0]).map { .hint(count: $0) }
         case ("LEAVE", 1): read = .leave(room: words[0])
         case ("ROOMS", 1): read = Int(words[0]).map { .rooms(count: $0) }
         case ("HISTORY", 1): read = Int(words[0]).map { .history(count: $0) }
@@ -77,6 +88,9 @@ public enum OKDetail: Equatable, Sendable {
         case .leave: return "LEAVE"
         case .rooms: return "ROOMS"
         case .history: return "HISTORY"
+        case .state: return "STATE"
+        case .help: return "HELP"
+        case .hint: return "HINT"
         case .choose: return "CHOOSE"
         case .new: return "NEW"
         case .other(let verb, _): return verb
@@ -87,9 +101,11 @@ public enum OKDetail: Equatable, Sendable {
     public var detail: String {
         switch self {
         case .hello(let name, let token): return "\(name) \(token)"
-        case .resume(let name, let room): return room.map { "\(name) \($0)" } ?? name
-        case .join(let room), .watch(let room), .leave(let room): return room
-        case .rooms(let count), .history(let count): return "\(count)"
+        case .resume(let name, let room, let count): return room.map { "\(name) \($0) \(count)" } ?? name
+        case .join(let room, let count), .watch(let room, let count): return "\(room) \(count)"
+        case .leave(let room): return room
+        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count):
+            return "\(count)"
         case .choose(let cards): return cards.joined(separator: " ")
         case .new(.started): return "started"
         case .new(.voted(let votes, let needed)): return "voted \(votes)/\(needed)"
@@ -99,6 +115,18 @@ public enum OKDetail: Equatable, Sendable {
 
     /// The `OK` line that says this.
     public var line: ServerLine { .ok(verb: verb, detail: detail) }
+
+    /// How many data lines the reply says came right before this line (protocol.md, "Replies and
+    /// events"): the count at the end of `ROOMS`, `HISTORY`, `HELP`, `HINT`, `JOIN`, `WATCH`, `STATE`
+    /// and `RESUME`, and 0 for every other reply.
+    public var dataCount: Int {
+        switch self {
+        case .resume(_, _, let count), .join(_, let count), .watch(_, let count): return count
+        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count):
+            return count
+        case .hello, .leave, .choose, .new, .other: return 0
+        }
+    }
 }
 
 extension ServerLine {

@@ -2,10 +2,14 @@
 /// command a line answers.
 ///
 /// The rule is protocol.md's ("Replies and events"): replies come in the order the commands were sent,
-/// so every final line (`OK …`/`ERR …`) answers the oldest command still waiting; the lines before it
-/// that have the shape of that command's data (``ServerLine/isData(ofReplyTo:)``) are its data, and
-/// every other line is an event. That is what lets a client pipeline commands and still tell a claim's
-/// `ERR` from a chat's.
+/// so every final line (`OK …`/`ERR …`) answers the oldest command still waiting; a reply's data lines
+/// come right before its final line, which says how many there are (``OKDetail/dataCount``); every
+/// other line is an event. That is what lets a client pipeline commands and still tell a claim's `ERR`
+/// from a chat's, and a `ROOM` event from a `ROOMS` line.
+///
+/// A line in the shape of the oldest command's data (``ServerLine/isData(ofReplyTo:)``) may be either,
+/// so it is held back until the final line's count says (or a line that cannot be data shows the held
+/// ones were events: data lines are never split). Every other line is an event at once.
 ///
 /// `Context` is whatever the client wants back with the reply (the line it sent, when it sent it, what a
 /// claim was meant to be). The tracker does no I/O; a client calls ``sent(_:context:)`` when it queues a
@@ -69,7 +73,8 @@ public struct ReplyTracker<Context> {
     /// Oldest first. An array: a client has a handful of commands in flight, and removing the first of
     /// a few is cheaper than any ring buffer's bookkeeping.
     private var queue: [Pending] = []
-    private var data: [ServerLine] = []
+    /// Lines in the shape of the oldest command's data, not yet known to be data or events.
+    private var held: [ServerLine] = []
 
     /// Creates a tracker with nothing pending.
     public init() {}
@@ -102,22 +107,32 @@ public struct ReplyTracker<Context> {
         queue.append(Pending(verb: verb, context: context))
     }
 
-    /// Sorts one line from the server into event, reply data or reply.
-    public mutating func receive(_ line: ServerLine) -> Received {
+    /// Sorts one line from the server into events, reply data and replies, in the order the server sent
+    /// them. Usually one; none while the line is held back (it may be data or an event); several when a
+    /// final line or a line that cannot be data settles the held ones.
+    public mutating func receive(_ line: ServerLine) -> [Received] {
         guard let oldest = queue.first else {
-            return line.isFinal ? .unexpected(line) : .event(line)
+            return [line.isFinal ? .unexpected(line) : .event(line)]
         }
         if line.isFinal {
             queue.removeFirst()
+            // The last <count> lines before the final line are the data; the held lines before them
+            // were events. An ERR has no data.
+            let count = min(line.okDetail?.dataCount ?? 0, held.count)
+            let events = held.dropLast(count).map { Received.event($0) }
+            let data = Array(held.suffix(count))
+            held.removeAll(keepingCapacity: true)
             let reply = Reply(command: oldest, line: line, data: data)
-            data.removeAll(keepingCapacity: true)
-            return .reply(reply)
+            return events + data.map { .data($0, command: oldest) } + [.reply(reply)]
         }
         if line.isData(ofReplyTo: oldest.verb) {
-            data.append(line)
-            return .data(line, command: oldest)
+            held.append(line)
+            return []
         }
-        return .event(line)
+        // Data lines are never split by an event, so everything held so far was an event too.
+        let events = held.map { Received.event($0) } + [.event(line)]
+        held.removeAll(keepingCapacity: true)
+        return events
     }
 
     /// Forgets every pending command, as when the connection is lost: none of them will be answered.
@@ -126,7 +141,7 @@ public struct ReplyTracker<Context> {
     public mutating func removeAll() -> [Pending] {
         let dropped = queue
         queue.removeAll()
-        data.removeAll()
+        held.removeAll()
         return dropped
     }
 }

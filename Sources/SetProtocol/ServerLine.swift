@@ -109,8 +109,9 @@ extension ServerLine {
         }
     }
 
-    /// Whether this line, arriving while `verb` is the oldest command waiting for its reply, is one of
-    /// that reply's data lines (protocol.md, "Commands"): the `ROOM` lines of `ROOMS`, the `HISTORY`,
+    /// Whether this line, arriving while `verb` is the oldest command waiting for its reply, has the shape
+    /// of that reply's data lines (protocol.md, "Commands"), so that only the count in the final line
+    /// tells whether it is data or an event: the `ROOM` lines of `ROOMS`, the `HISTORY`,
     /// `HINT` and `HELP` lines of those verbs, and the snapshot lines of `JOIN`, `WATCH`, `STATE` and
     /// `RESUME`. Snapshot lines are also sent as events in the same shape, so a client applies them
     /// to its view either way.

@@ -57,6 +57,11 @@ extension ServerCore {
         func ok(_ detail: String = "", data: [ServerLine] = []) -> Result<[ServerLine], ProtocolError> {
             .success(data + [.ok(verb: verb, detail: detail)])
         }
+        // A reply with data lines ends with their count, after the detail's fixed words (protocol.md,
+        // "Replies and events"): the last <n> lines before it are the data, all others are events.
+        func counted(_ detail: String = "", data: [ServerLine]) -> Result<[ServerLine], ProtocolError> {
+            ok(detail.isEmpty ? "\(data.count)" : "\(detail) \(data.count)", data: data)
+        }
         func fail(_ code: ErrorCode, _ text: String) -> Result<[ServerLine], ProtocolError> {
             .failure(ProtocolError(verb, code, text))
         }
@@ -84,7 +89,7 @@ extension ServerCore {
         case .ping:
             return ok()
         case .help:
-            return ok(data: Command.synopses.map { .help($0.usage) })
+            return counted(data: Command.synopses.map { .help($0.usage) })
         case .quit:
             if let session = connection.session {
                 connection.session = nil
@@ -93,7 +98,7 @@ extension ServerCore {
             return ok()
         case .rooms:
             let listed = rooms.values.filter { $0.options.password == nil }.sorted { $0.name < $1.name }
-            return ok("\(listed.count)", data: listed.map(\.roomLine))
+            return counted(data: listed.map(\.roomLine))
         case .hello(let name):
             guard connection.session == nil else {
                 return fail(.already, "you are \(connection.session!.name)")
@@ -135,7 +140,7 @@ extension ServerCore {
             outbox.log(.info, "resume", [("id", "\(connection.id)"), ("name", session.name)])
             guard let room = session.room else { return ok(session.name) }
             room.presenceChanged(session)
-            return ok("\(session.name) \(room.name)", data: room.snapshot)
+            return counted("\(session.name) \(room.name)", data: room.snapshot)
         case .join(let name, let game, let options):
             return named().flatMap { session in
                 join(name, game: game, options: options, session: session, connection: connection, at: now)
@@ -154,7 +159,7 @@ extension ServerCore {
             if let watched = connection.watching { watched.removeSpectator(connection) }
             room.addSpectator(connection)
             connection.hasIdentified = true
-            return ok(room.name, data: room.snapshot)
+            return counted(room.name, data: room.snapshot)
         case .leave:
             if let room = connection.watching {
                 room.removeSpectator(connection)
@@ -167,14 +172,14 @@ extension ServerCore {
                 return ok(room.name)
             }
         case .state:
-            if let room = connection.watching { return ok(data: room.snapshot) }
-            return seated().flatMap { _, room in ok(data: room.snapshot) }
+            if let room = connection.watching { return counted(data: room.snapshot) }
+            return seated().flatMap { _, room in counted(data: room.snapshot) }
         case .choose(let picks, let revision):
             return seated().flatMap { session, room in
                 room.choose(picks, revision: revision, by: session, at: now).flatMap { ok($0) }
             }
         case .hint:
-            return seated().flatMap { _, room in room.hint().flatMap { ok(data: [$0]) } }
+            return seated().flatMap { _, room in room.hint().flatMap { counted(data: [$0]) } }
         case .new(let options):
             return seated().flatMap { session, room in
                 room.requestNewGame(by: session, options: options, at: now).flatMap { ok($0) }
@@ -201,7 +206,7 @@ extension ServerCore {
                 return fail(.denied, "\(roomName) is private; only its players can read its history")
             }
             let lines = (canReadCurrent ? room?.historyLines() ?? [] : []) + archivedHistory(of: games)
-            return ok("\(lines.count)", data: lines)
+            return counted(data: lines)
         case .chat(let text):
             return named().flatMap { session in
                 guard let room = session.room ?? connection.watching else {
@@ -280,7 +285,8 @@ extension ServerCore {
             removeIfEmpty(current)
         }
         room.seat(session)
-        return .success(room.snapshot + [.ok(verb: "JOIN", detail: room.name)])
+        let snapshot = room.snapshot
+        return .success(snapshot + [.ok(verb: "JOIN", detail: "\(room.name) \(snapshot.count)")])
     }
 
     /// Whether `command` would change what the journal keeps: seats, games, claims, chat.

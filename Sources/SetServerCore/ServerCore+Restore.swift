@@ -30,9 +30,14 @@ extension ServerCore {
             }
         }
         outbox.isReplaying = false
-        // Nobody is connected yet: everyone seated is away from now on, which is itself a change (it can
-        // pass a Matchismo turn), so it is journaled like any other.
-        for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
+        // Nobody is connected yet: everyone seated is away from now on, which is itself a change, so it is
+        // journaled like any other. The player with a Matchismo turn goes away last, when nobody else is
+        // present, so they keep it (MatchismoGame.setPresent): the turn comes back as it was.
+        func holdsTurn(_ session: Session) -> Bool { session.room?.turnHolder == session.name }
+        let everyone = sessionsByName.values.sorted { a, b in
+            holdsTurn(a) != holdsTurn(b) ? !holdsTurn(a) : a.name < b.name
+        }
+        for session in everyone {
             session.awaySince = now.uptime
             session.room?.presenceChanged(session)
         }

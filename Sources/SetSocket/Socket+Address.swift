@@ -16,7 +16,8 @@ extension Socket {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            throw SocketError("getaddrinfo \(host)", code: status == EAI_SYSTEM ? errno : EADDRNOTAVAIL)
+            // A name that does not resolve is the lookup's own error, not any errno.
+            throw .lookup(host, status: status == 0 ? EAI_NONAME : status)
         }
         defer { freeaddrinfo(list) }
         var addresses: [Address] = []

@@ -113,7 +113,11 @@ public struct ClientSession: Sendable {
 
     /// Handles one line from the server.
     public mutating func receive(_ line: ServerLine) -> [Output] {
-        switch replies.receive(line) {
+        replies.receive(line).flatMap { sorted(received: $0) }
+    }
+
+    private mutating func sorted(received: ReplyTracker<Sent>.Received) -> [Output] {
+        switch received {
         case .unexpected(let line):
             if case .err(_, _, let text) = line { return [.event(.problem("server: \(text)"))] }
             return []
@@ -133,13 +137,13 @@ public struct ClientSession: Sendable {
         }
     }
 
-    /// A snapshot starts with its ROOM line: forget the old room before reading the new one.
+    /// A snapshot starts with its ROOM line: forget the old room before reading the new one. The data
+    /// lines are exactly the snapshot (the final line counts them), so its one ROOM line is the start;
+    /// the command is no longer pending by now.
     private mutating func noteSnapshotStart(_ line: ServerLine, of command: Pending) {
         guard case .room(let name, _, _, _) = line, ["JOIN", "RESUME", "STATE"].contains(command.verb),
-            !command.context.hasSnapshot,
             command.verb != "JOIN" || name == Self.joinTarget(command.context.line)
         else { return }
-        replies[0].context.hasSnapshot = true
         view.reset()
         hint = nil
     }
@@ -199,7 +203,7 @@ public struct ClientSession: Sendable {
             return [.event(.info("connected as \(name)"))] + send(joinLine(room: room, words: joinWords))
         case "RESUME":
             isNamed = true
-            if case .resume(let confirmed, let resumedRoom) = detail {
+            if case .resume(let confirmed, let resumedRoom, _) = detail {
                 name = confirmed
                 if let resumedRoom {
                     room = resumedRoom
@@ -208,7 +212,7 @@ public struct ClientSession: Sendable {
             }
             return send(joinLine(room: room, words: joinWords))
         case "JOIN":
-            if case .join(let joined) = detail { room = joined }
+            if case .join(let joined, _) = detail { room = joined }
             let game = view.game == .matchismo ? "Matchismo" : "SET"
             return [.event(.info("joined \(room) (\(game)); ? shows the keys"))]
         case "LEAVE":

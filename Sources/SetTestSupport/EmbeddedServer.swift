@@ -78,7 +78,7 @@ public final class EmbeddedServer {
     public func player(_ name: String, room: String, options: String = "") throws -> (EmbeddedClient, Reply) {
         let (client, _) = try named(name)
         let reply = try client.request(options.isEmpty ? "JOIN \(room)" : "JOIN \(room) \(options)")
-        guard reply.final == "OK JOIN \(room)" else {
+        guard reply.isOK("JOIN \(room)") else {
             throw ClientError(description: "\(name): JOIN got \(reply)")
         }
         return (client, reply)

@@ -61,7 +61,7 @@ public final class TestServer {
     ) throws -> (TestClient, Reply) {
         let (client, _) = try named(name, receiveBufferSize: receiveBufferSize)
         let reply = try client.request(options.isEmpty ? "JOIN \(room)" : "JOIN \(room) \(options)")
-        guard reply.final == "OK JOIN \(room)" else {
+        guard reply.isOK("JOIN \(room)") else {
             throw ClientError(description: "\(name): JOIN got \(reply)")
         }
         return (client, reply)

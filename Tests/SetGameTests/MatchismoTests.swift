@@ -125,6 +125,33 @@ struct MatchismoTests {
         #expect(choice.text == "Matched \(expected) for 32 points")
     }
 
+    @Test func aThreeCardMatchNamesTheCardsInTheOrderTheyWereChosen() throws {
+        var (game, at) = matchismo(holding: ["J♥", "J♠", "5♥", "2♣"], matchCount: 3)
+        // Against board order: the last position first, and one card turned up and back down between.
+        let order = at[0..<3].sorted(by: >)
+        _ = try game.choose(order[0], by: "ann").get()
+        _ = try game.choose(at[3], by: "ann").get()
+        _ = try game.choose(at[3], by: "ann").get()  // back down
+        _ = try game.choose(order[1], by: "ann").get()
+        // A snapshot keeps only which cards are up: the order comes back from the history.
+        game = try MatchismoGame(state: game.state)
+        let choice = try game.choose(order[2], by: "ann").get()
+        let names = order.map { game.slots[$0].card.symbol }.joined(separator: " ")
+        #expect(choice.text == "Matched \(names) for 60 points")
+        #expect(choice.scored == order.map { game.slots[$0].card })
+    }
+
+    @Test func aThreeCardMismatchKeepsTheLastCardUpAndItsPlaceInTheOrder() throws {
+        var (game, at) = matchismo(holding: ["J♥", "5♠", "2♣", "7♦", "9♠"], matchCount: 3)
+        let first = [at[3], at[0], at[2]]  // 7♦ J♥ 2♣ share nothing
+        for p in first { _ = try game.choose(p, by: "ann").get() }
+        // 2♣ stays up and was chosen before the next two.
+        _ = try game.choose(at[4], by: "ann").get()
+        let choice = try game.choose(at[1], by: "ann").get()
+        let names = [at[2], at[4], at[1]].map { game.slots[$0].card.symbol }.joined(separator: " ")
+        #expect(choice.text.hasPrefix("Matched \(names) for "))
+    }
+
     @Test func fiveCardMatch() throws {
         var (game, at) = matchismo(holding: ["A♠", "A♥", "A♦", "2♠", "3♣"], matchCount: 5)
         let order = at.sorted()
@@ -197,14 +224,17 @@ struct MatchismoTests {
         #expect(try game.choose(at[5], by: "bob").get().isMatch == false)  // 2♥ 9♣
         #expect(game.turn == "ann")
         #expect(game.choose(at[6], by: "cat") == .failure(.notYourTurn("ann")))
-        // Ann going away passes the turn at once; with everybody away nobody has it.
+        // Ann going away passes the turn at once; the last one away keeps it (as after a restart), and
+        // a player who comes back does not take it from them.
         game.setPresent("ann", false)
         #expect(game.turn == "bob")
         game.setPresent("bob", false)
-        #expect(game.turn == nil)
-        #expect(game.choose(at[6], by: "bob") == .failure(.notYourTurn(nil)))
-        #expect(MatchismoError.notYourTurn(nil).description == "it is nobody's turn")
+        #expect(game.turn == "bob")
         game.setPresent("cat", true)
+        #expect(game.turn == "bob")
+        #expect(game.choose(at[6], by: "cat") == .failure(.notYourTurn("bob")))
+        // Bob leaving for good (his grace ran out) passes it on.
+        game.removeFromTurn("bob")
         #expect(game.turn == "cat")
         game.setPresent("ann", true)
         #expect(game.turn == "cat")
@@ -216,6 +246,17 @@ struct MatchismoTests {
         #expect(game.turn == "ann")
         game.addPlayer("ann")  // already playing: nothing happens
         #expect(game.players == ["ann", "bob", "cat"])
+    }
+
+    @Test func nobodyHasTheTurnOnlyWhenTheLastPlayerLeft() throws {
+        var (game, at) = matchismo(holding: ["J♥"], players: ["ann", "bob"])
+        game.setPresent("bob", false)
+        game.removeFromTurn("ann")
+        #expect(game.turn == nil)
+        #expect(game.choose(at[0], by: "ann") == .failure(.notYourTurn(nil)))
+        #expect(MatchismoError.notYourTurn(nil).description == "it is nobody's turn")
+        game.setPresent("bob", true)
+        #expect(game.turn == "bob")
     }
 
     @Test func matchedCardsLeavePlay() throws {

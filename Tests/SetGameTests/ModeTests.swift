@@ -144,9 +144,11 @@ struct ChainTests {
     @Test func chainGamesPlayToTheEnd() {
         var generator = SeededGenerator(seed: 4)
         var chained = 0
+        var largestBoard = 0
         for seed in UInt64(0)..<1_000 {
-            let (game, _) = playChecked(
+            let (game, boards) = playChecked(
                 options: chain, seed: seed, byPositions: seed % 2 == 1, choosing: &generator)
+            largestBoard = max(largestBoard, boards.map(\.count).max() ?? 0)
             #expect(game.chainCards == nil)
             // Each chained set took two board cards, each other set three.
             let fromBoard = game.takenSets.indices.map { i in
@@ -156,6 +158,8 @@ struct ChainTests {
             chained += fromBoard.filter { $0 == 2 }.count
         }
         #expect(chained > 1_000)
+        // Chain boards do pass 21 cards (playChecked checks they never pass maximumChainBoardSize).
+        #expect(largestBoard > SetGame.maximumBoardSize)
     }
 }
 

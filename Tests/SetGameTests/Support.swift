@@ -31,7 +31,7 @@ func playChecked(
     var game = SetGame(options: options, seed: seed)
     var boards = [game.board]
     let mode = options.mode
-    let maximumBoard = mode == .chain ? 23 : SetGame.maximumBoardSize
+    let maximumBoard = mode == .chain ? SetGame.maximumChainBoardSize : SetGame.maximumBoardSize
     #expect(Set(game.board + game.deck) == Set(mode.cards))
     #expect(game.board.count + game.deckCount == mode.cards.count)
     var removedFromBoard = 0

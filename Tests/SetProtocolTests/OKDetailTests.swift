@@ -9,10 +9,13 @@ struct OKDetailTests {
             .hello(name: "alice", token: "d54eb72423f733102e8c9db7315a6d79"),
             "OK HELLO alice d54eb72423f733102e8c9db7315a6d79"
         ),
-        (.resume(name: "bob", room: "fun"), "OK RESUME bob fun"),
-        (.resume(name: "bob", room: nil), "OK RESUME bob"),
-        (.join(room: "fun"), "OK JOIN fun"),
-        (.watch(room: "fun"), "OK WATCH fun"),
+        (.resume(name: "bob", room: "fun", count: 7), "OK RESUME bob fun 7"),
+        (.resume(name: "bob", room: nil, count: 0), "OK RESUME bob"),
+        (.join(room: "fun", count: 6), "OK JOIN fun 6"),
+        (.watch(room: "fun", count: 6), "OK WATCH fun 6"),
+        (.state(count: 7), "OK STATE 7"),
+        (.help(count: 14), "OK HELP 14"),
+        (.hint(count: 1), "OK HINT 1"),
         (.leave(room: "fun"), "OK LEAVE fun"),
         (.rooms(count: 1), "OK ROOMS 1"),
         (.rooms(count: 0), "OK ROOMS 0"),
@@ -21,7 +24,6 @@ struct OKDetailTests {
         (.choose(cards: ["10H"]), "OK CHOOSE 10H"),
         (.new(.started), "OK NEW started"),
         (.new(.voted(votes: 1, needed: 2)), "OK NEW voted 1/2"),
-        (.other(verb: "STATE", detail: ""), "OK STATE"),
         (.other(verb: "PING", detail: ""), "OK PING"),
         (.other(verb: "FUTURE", detail: "a b c"), "OK FUTURE a b c"),
     ]
@@ -35,7 +37,9 @@ struct OKDetailTests {
     /// Details not in the documented shape are not half-read: they stay text, as `.other`.
     @Test(arguments: [
         ("HELLO", "alice"), ("HELLO", "alice tok extra"), ("HELLO", "alice  tok"), ("HELLO", ""),
-        ("RESUME", ""), ("RESUME", "bob fun extra"), ("RESUME", "bob "), ("JOIN", "fun more"),
+        ("RESUME", ""), ("RESUME", "bob fun extra"), ("RESUME", "bob "), ("RESUME", "bob fun"),
+        ("JOIN", "fun more"), ("JOIN", "fun"), ("JOIN", "fun 1 2"), ("WATCH", "fun"), ("STATE", ""),
+        ("STATE", "x"), ("HELP", ""), ("HINT", ""), ("HINT", "01"),
         ("ROOMS", "x"), ("ROOMS", "+3"), ("ROOMS", "03"), ("HISTORY", "1 2"), ("CHOOSE", ""),
         ("CHOOSE", "1RFS  2GHT"), ("NEW", "voted"), ("NEW", "voted 1/x"), ("NEW", "voted 1/2/3"),
         ("NEW", "voted 1-2"), ("NEW", "begun"), ("NEW", "started now"), ("new", "started"),

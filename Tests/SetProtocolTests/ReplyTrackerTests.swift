@@ -7,7 +7,7 @@ struct ReplyTrackerTests {
 
     /// Feeds server lines, returning what each was.
     static func receive(_ tracker: inout Tracker, _ lines: String...) -> [Tracker.Received] {
-        lines.map { tracker.receive(ServerLine(parsing: $0)) }
+        lines.flatMap { tracker.receive(ServerLine(parsing: $0)) }
     }
 
     /// The sent line a reply answers and its final line, or nil when `received` is no reply.
@@ -46,7 +46,7 @@ struct ReplyTrackerTests {
         let received = Self.receive(
             &tracker, "SET bob 1RFS 2GHT 3PEC", "BOARD 2 a:1GES", "OK CHOOSE 1RFS 2GHT 3PEC",
             "PLAYER ann 2 online",
-            "BOARD 3 a:2GES", "HINT a:2GES", "OK HINT")
+            "BOARD 3 a:2GES", "HINT a:2GES", "OK HINT 1")
         #expect(Self.isEvent(received[0], "SET bob 1RFS 2GHT 3PEC"))
         #expect(Self.isEvent(received[1], "BOARD 2 a:1GES"))  // CHOOSE has no data lines
         #expect(Self.answered(received[2])?.data == [])
@@ -77,22 +77,60 @@ struct ReplyTrackerTests {
         #expect(Self.answered(Self.receive(&tracker, "OK PING")[0])?.sent == "PING")
     }
 
-    @Test func aSnapshotIsTheDataOfItsCommand() {
+    @Test func aSnapshotIsTheDataOfItsCommandAndTheCountSaysWhereItStarts() {
         var tracker = Tracker()
         tracker.sent("JOIN", context: "JOIN fun")
         let snapshot = [
             "ROOM fun set 1 playing", "OPTIONS mode=normal penalty=1 hints=on", "BOARD 1 a:1GES b:2RFS",
             "DECK 69", "CHAIN -", "PLAYER alice 0 online",
         ]
-        for line in snapshot {
-            guard case .data = tracker.receive(ServerLine(parsing: line)) else {
-                Issue.record("\(line) is not JOIN data")
+        // Lines in the shape of the data wait for the final line; the count settles them.
+        for line in ["PLAYER bob 3 away"] + snapshot {
+            #expect(tracker.receive(ServerLine(parsing: line)).isEmpty, "\(line) waits")
+        }
+        let received = tracker.receive(ServerLine(parsing: "OK JOIN fun 6"))
+        #expect(received.count == 8)
+        #expect(Self.isEvent(received[0], "PLAYER bob 3 away"))
+        for (line, text) in zip(received[1...6], snapshot) {
+            guard case .data(let data, let command) = line, data.text == text, command.verb == "JOIN" else {
+                Issue.record("\(text) is not JOIN data: \(line)")
                 continue
             }
         }
-        #expect(Self.isEvent(tracker.receive(ServerLine(parsing: "CHAT bob hi")), "CHAT bob hi"))
-        let reply = Self.answered(tracker.receive(ServerLine(parsing: "OK JOIN fun")))
-        #expect(reply?.data == snapshot)
+        #expect(Self.answered(received[7])?.data == snapshot)
+    }
+
+    @Test func aLineThatCannotBeDataSettlesTheHeldOnesAsEvents() {
+        var tracker = Tracker()
+        tracker.sent("STATE", context: "STATE")
+        #expect(tracker.receive(ServerLine(parsing: "PLAYER bob 3 away")).isEmpty)
+        let received = tracker.receive(ServerLine(parsing: "CHAT bob hi"))
+        #expect(received.count == 2 && Self.isEvent(received[0], "PLAYER bob 3 away"))
+        #expect(Self.isEvent(received[1], "CHAT bob hi"))
+    }
+
+    /// protocol.md's example: a ROOM event right before the ROOMS listing, told apart by the count.
+    @Test func aRoomEventBeforeTheRoomsListingIsAnEvent() {
+        var tracker = Tracker()
+        tracker.sent("HINT", context: "HINT")
+        tracker.sent("ROOMS", context: "ROOMS")
+        let received = Self.receive(
+            &tracker, "HINT b:2RFS", "OK HINT 1", "LEFT alice", "ROOM fun set 1 playing",
+            "ROOM fun set 1 playing", "OK ROOMS 1")
+        #expect(received.count == 6)
+        #expect(Self.answered(received[1])?.data == ["HINT b:2RFS"])
+        #expect(Self.isEvent(received[2], "LEFT alice"))
+        #expect(Self.isEvent(received[3], "ROOM fun set 1 playing"))
+        #expect(Self.answered(received[5])?.data == ["ROOM fun set 1 playing"])
+    }
+
+    /// An ERR has no data: whatever was held was events.
+    @Test func anErrorHasNoData() {
+        var tracker = Tracker()
+        tracker.sent("STATE", context: "STATE")
+        let received = Self.receive(&tracker, "PLAYER bob 3 away", "ERR STATE NOROOM JOIN a room first")
+        #expect(received.count == 2 && Self.isEvent(received[0], "PLAYER bob 3 away"))
+        #expect(Self.answered(received[1])?.data == [])
     }
 
     @Test func theRoomsListingIsTheDataOfRooms() {
@@ -124,7 +162,7 @@ struct ReplyTrackerTests {
     @Test func aReplyOutOfOrderStillAnswersTheOldestAndSaysSo() {
         var tracker = Tracker()
         tracker.sent("HELLO", context: "HELLO ann")
-        guard case .reply(let reply) = tracker.receive(ServerLine(parsing: "OK JOIN fun")) else {
+        guard case .reply(let reply) = tracker.receive(ServerLine(parsing: "OK JOIN fun 0")).last else {
             Issue.record("no reply")
             return
         }
@@ -135,12 +173,13 @@ struct ReplyTrackerTests {
         var tracker = Tracker()
         tracker.sent("JOIN", context: "JOIN fun")
         tracker.sent("CHAT", context: "CHAT hi")
-        _ = tracker.receive(ServerLine(parsing: "ROOM fun set 1 playing"))
+        #expect(tracker.receive(ServerLine(parsing: "ROOM fun set 1 playing")).isEmpty)
         #expect(tracker.removeAll().map(\.context) == ["JOIN fun", "CHAT hi"])
         #expect(tracker.isEmpty)
         // The half-received snapshot is gone too: it does not become the next reply's data.
         tracker.sent("STATE", context: "STATE")
-        #expect(Self.answered(tracker.receive(ServerLine(parsing: "OK STATE")))?.data == [])
+        let state = tracker.receive(ServerLine(parsing: "OK STATE 0"))
+        #expect(state.count == 1 && Self.answered(state[0])?.data == [])
     }
 
     @Test func aPendingCommandsContextCanBeUpdated() {

@@ -170,11 +170,28 @@ import Testing
         }
         // A named spectator is not seated, so cannot claim or ask for hints.
         let (_, _) = try server.player("host", room: "seen")
-        #expect(try client.request("WATCH seen").final == "OK WATCH seen")
+        #expect(try client.request("WATCH seen").isOK("WATCH seen"))
         for line in ["CHOOSE a b c", "HINT", "NEW"] {
             let reply = try client.request(line)
             #expect(reply.final.hasPrefix("ERR \(words(line)[0]) NOROOM "), "\(line): \(reply)")
         }
+    }
+
+    @Test func commandsThatNeedANameSayNoName() throws {
+        let server = EmbeddedServer()
+        defer { server.stop() }
+        let client = try server.connect("nameless")
+        // protocol.md: HELLO is required before all of these (LEAVE and STATE only when not watching).
+        for line in ["JOIN fun", "CHOOSE a b c", "CHAT hi", "NEW", "HINT", "LEAVE", "STATE"] {
+            let verb = words(line)[0]
+            let reply = try client.request(line)
+            #expect(reply.final.hasPrefix("ERR \(verb) NONAME "), "\(line): \(reply)")
+        }
+        // A spectator needs no name to follow a room, or to stop.
+        let (_, _) = try server.player("host", room: "seen")
+        #expect(try client.request("WATCH seen").isOK("WATCH"))
+        #expect(try client.request("STATE").isOK("STATE"))
+        #expect(try client.request("LEAVE").final == "OK LEAVE seen")
     }
 
     @Test func unknownRoomsAreNoSuchRoom() throws {
@@ -200,8 +217,8 @@ import Testing
             #expect(reply.final.hasPrefix("ERR JOIN MISMATCH "), "\(line): \(reply)")
         }
         // Naming the room's own values is fine.
-        #expect(try bob.request("JOIN plain set mode=normal penalty=1 hints=on").final == "OK JOIN plain")
-        #expect(try bob.request("JOIN cards matchismo n=2").final == "OK JOIN cards")
+        #expect(try bob.request("JOIN plain set mode=normal penalty=1 hints=on").isOK("JOIN plain"))
+        #expect(try bob.request("JOIN cards matchismo n=2").isOK("JOIN cards"))
     }
 
     @Test(arguments: [
@@ -247,10 +264,10 @@ import Testing
         let (carl, _) = try server.named("carl")
         let reply = try carl.request("JOIN three")
         #expect(reply.final.hasPrefix("ERR JOIN TOOMANYROOMS "), "\(reply)")
-        #expect(try carl.request("JOIN one").final == "OK JOIN one", "existing rooms still take players")
+        #expect(try carl.request("JOIN one").isOK("JOIN one"), "existing rooms still take players")
         // An emptied room frees its place.
         #expect(try bob.request("LEAVE").final == "OK LEAVE two")
-        #expect(try bob.request("JOIN three").final == "OK JOIN three")
+        #expect(try bob.request("JOIN three").isOK("JOIN three"))
     }
 
     @Test func unknownTokenIsBadToken() throws {

@@ -210,7 +210,7 @@ import Testing
         let (ann, join) = try server.player("ann", room: "hints")
         let board = try #require(BoardView.last(in: join.lines))
         let reply = try ann.request("HINT")
-        #expect(reply.final == "OK HINT")
+        #expect(reply.final == "OK HINT 1")
         try #require(reply.lines.count == 1)
         let hint = reply.lines[0]
         let pair = try #require(words(hint).last?.split(separator: ":").map(String.init))

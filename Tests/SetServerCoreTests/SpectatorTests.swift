@@ -9,7 +9,7 @@ import Testing
         let (ann, join) = try server.player("ann", room: "show")
         let fan = try server.connect("fan")
         let watch = try fan.request("WATCH show")
-        #expect(watch.final == "OK WATCH show")
+        #expect(watch.isOK("WATCH show"))
         #expect(watch.lines.first == "ROOM show set 1 playing", "spectators are not players: \(watch)")
         #expect(watch.lines.filter { $0.hasPrefix("PLAYER ") } == ["PLAYER ann 0 online"])
         #expect(try ann.request("PING").lines.isEmpty, "watching is silent")
@@ -56,7 +56,7 @@ import Testing
         let (bob, _) = try server.player("bob", room: "talk")
         _ = try ann.expect(prefix: "ROOM talk set 2")
         let (fan, _) = try server.named("fan")
-        #expect(try fan.request("WATCH talk").final == "OK WATCH talk")
+        #expect(try fan.request("WATCH talk").isOK("WATCH talk"))
 
         let nasty =
             "CHAT  hi \u{1B}[31mred\u{1B}[0m \u{1B}]0;title\u{07}there\u{08}\u{7F} \u{202E}x\u{1B}c  "
@@ -82,12 +82,12 @@ import Testing
         let (bob, _) = try server.player("bob", room: "here")
         _ = try ann.expect(prefix: "ROOM here set 2")
         let (_, _) = try server.player("carl", room: "there")
-        #expect(try bob.request("WATCH there").final == "OK WATCH there")
+        #expect(try bob.request("WATCH there").isOK("WATCH there"))
         #expect(try ann.readLine() == "LEFT bob")
         #expect(try ann.readLine() == "ROOM here set 1 playing")
         #expect(try bob.request("CHOOSE a b c").final.hasPrefix("ERR CHOOSE NOROOM "))
         // JOIN stops watching.
-        #expect(try bob.request("JOIN here").final == "OK JOIN here")
+        #expect(try bob.request("JOIN here").isOK("JOIN here"))
         #expect(try ann.readLine() == "JOINED bob")
     }
 
@@ -97,7 +97,7 @@ import Testing
         var everything: [String] = []
         let (ann, _) = try server.named("ann")
         let created = try ann.request("JOIN r password=pw")
-        #expect(created.final == "OK JOIN r", "\(created)")
+        #expect(created.isOK("JOIN r"), "\(created)")
         everything += created.lines
         let (pub, _) = try server.player("pat", room: "open")
 
@@ -118,11 +118,11 @@ import Testing
             #expect(refused.final.hasPrefix("ERR WATCH DENIED "), "\(line): \(refused)")
         }
         let watching = try watcher.request("WATCH r password=pw")
-        #expect(watching.final == "OK WATCH r", "\(watching)")
+        #expect(watching.isOK("WATCH r"), "\(watching)")
         everything += watching.lines
 
         let joined = try bob.request("JOIN r password=pw")
-        #expect(joined.final == "OK JOIN r", "\(joined)")
+        #expect(joined.isOK("JOIN r"), "\(joined)")
         #expect(joined.lines.first == "ROOM r set 2 playing", "\(joined)")
         everything += joined.lines
         everything += try ann.expect(prefix: "ROOM r set 2").skipped
@@ -132,7 +132,7 @@ import Testing
         #expect(try pub.request("HISTORY r").final.hasPrefix("ERR HISTORY DENIED "))
         // A public room ignores a password.
         let (carl, _) = try server.named("carl")
-        #expect(try carl.request("JOIN open password=whatever").final == "OK JOIN open")
+        #expect(try carl.request("JOIN open password=whatever").isOK("JOIN open"))
         _ = try pub.expect(prefix: "ROOM open set 2")
         // Still unlisted with players in it.
         #expect(try pub.request("ROOMS").lines == ["ROOM open set 2 playing"])

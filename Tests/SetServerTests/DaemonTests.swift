@@ -117,6 +117,20 @@ import Testing
         #expect(child.output(within: 1).hasPrefix("setd "))
     }
 
+    @Test func aHostThatDoesNotResolveSaysWhyTheLookupFailed() throws {
+        let child = try Child(try setdPath(), ["--host", "nosuchhost.invalid", "--port", "0"])
+        defer { child.stop() }
+        #expect(child.wait(timeout: 30) == 1)
+        let message = child.errors(within: 1)
+        // The resolver's own words (which depend on the machine's DNS), never an errno's.
+        let lookupErrors = [EAI_NONAME, EAI_AGAIN, EAI_FAIL].map {
+            String(cString: gai_strerror($0))
+        }
+        #expect(message.contains("getaddrinfo nosuchhost.invalid: "), "\(message)")
+        #expect(lookupErrors.contains { message.contains($0) }, "\(message)")
+        #expect(!message.contains(String(cString: strerror(EADDRNOTAVAIL))), "\(message)")
+    }
+
     @Test(arguments: [
         ["--bogus"], ["--port"], ["--port", "70000"], ["--grace", "-1"], ["--log-level", "loud"],
     ])

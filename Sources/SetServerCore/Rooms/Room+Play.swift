@@ -130,8 +130,8 @@ extension Room {
             case .stale: code = .stale
             case .gameOver: code = .over
             case .notPlaying: code = .noRoom
-            case .noSuchPosition, .alreadyMatched, .badMatchCount: code = .args
-            case .modeLocked: code = .locked
+            // A choice never changes the match count; only `NEW` does, so nothing is ever locked.
+            case .noSuchPosition, .alreadyMatched, .badMatchCount, .modeLocked: code = .args
             }
             return .failure(ProtocolError("CHOOSE", code, error.description))
         }

@@ -136,6 +136,9 @@ final class Room {
 
     var onlineCount: Int { seats.filter(\.isOnline).count }
 
+    /// Whose turn it is, in a Matchismo room.
+    var turnHolder: String? { matchismoGame?.turn }
+
     // MARK: Membership
 
     /// Seats `session` (who must not be seated elsewhere) and tells the others.
@@ -163,7 +166,7 @@ final class Room {
         record(.unseat(room: name, name: session.name))
         votes[session.name] = nil
         var lines: [ServerLine] = [.left(session.name), roomLine]
-        if let turn = setPresence(session.name, false) { lines.append(turn) }
+        if let turn = setPresence(session.name, false, hasLeft: true) { lines.append(turn) }
         broadcast(lines)
     }
 
@@ -176,10 +179,11 @@ final class Room {
         broadcast(lines, except: session.connection)
     }
 
-    /// Tells a Matchismo game who is present; returns the `TURN` line if the turn moved.
-    func setPresence(_ name: String, _ isPresent: Bool) -> ServerLine? {
+    /// Tells a Matchismo game who is present (or who left the room for good); returns the `TURN` line if
+    /// the turn moved.
+    func setPresence(_ name: String, _ isPresent: Bool, hasLeft: Bool = false) -> ServerLine? {
         guard let before = matchismoGame.map({ $0.turn }) else { return nil }
-        updateMatchismo { $0.setPresent(name, isPresent) }
+        updateMatchismo { hasLeft ? $0.removeFromTurn(name) : $0.setPresent(name, isPresent) }
         return matchismoGame?.turn != before ? turnLine : nil
     }
 

@@ -85,7 +85,12 @@ enum BotFixtures {
         _ = sent(bot)
         feed(bot, ["OK HELLO tbot-0 tok123"])
         _ = sent(bot)
-        feed(bot, snapshot(revision: revision, players: players) + ["OK JOIN lobby"])
+        feed(bot, joined(snapshot(revision: revision, players: players)))
         return bot
+    }
+
+    /// A snapshot and the final line that counts it (protocol.md: the last word is the count).
+    static func joined(_ snapshot: [String], final: String = "OK JOIN lobby") -> [String] {
+        snapshot + ["\(final) \(snapshot.count)"]
     }
 }

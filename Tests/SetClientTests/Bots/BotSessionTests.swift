@@ -19,7 +19,7 @@ extension Bots {
             #expect(F.sent(bot) == ["HELLO tbot-0"])
             F.feed(bot, ["OK HELLO tbot-0 tok123"])
             #expect(F.sent(bot) == ["JOIN lobby"])
-            F.feed(bot, F.snapshot(players: [("tbot-0", 0)]) + ["OK JOIN lobby"])
+            F.feed(bot, F.joined(F.snapshot(players: [("tbot-0", 0)])))
             #expect(bot.phase == .seated)
             #expect(bot.stats.value.connects == 1)
             #expect(bot.stats.value.joins == 1)
@@ -217,9 +217,9 @@ extension Bots {
                     #expect(F.sent(bot) == ["RESUME tok123"])
                     F.feed(
                         bot,
-                        F.snapshot(revision: 9, players: [("tbot-0", 0), ("alice", 2)]) + [
-                            "OK RESUME tbot-0 lobby"
-                        ])
+                        F.joined(
+                            F.snapshot(revision: 9, players: [("tbot-0", 0), ("alice", 2)]),
+                            final: "OK RESUME tbot-0 lobby"))
                     #expect(bot.phase == .seated)
                     #expect(bot.stats.value.resumes == 1)
                     resumed = true
@@ -256,7 +256,7 @@ extension Bots {
             #expect(bot.phase == .joining)
             #expect(F.sent(bot).first?.hasPrefix("JOIN lobby") == true)
             #expect(bot.stats.value.protocolErrors == 0, "\(bot.stats.value.protocolErrorSamples)")
-            F.feed(bot, F.snapshot(revision: 9, players: [("tbot-0", 0)]) + ["OK JOIN lobby"])
+            F.feed(bot, F.joined(F.snapshot(revision: 9, players: [("tbot-0", 0)])))
             #expect(bot.phase == .seated)
         }
 
@@ -298,7 +298,7 @@ extension Bots {
                 [
                     "ROOM lobby matchismo 2 playing", "OPTIONS n=2", "BOARD 1 a:?? b:?? c:??", "DECK 22",
                     "TURN alice",
-                    "PLAYER alice 0 online", "PLAYER tbot-0 0 online", "OK JOIN lobby",
+                    "PLAYER alice 0 online", "PLAYER tbot-0 0 online", "OK JOIN lobby 7",
                 ])
             bot.tick(now: 3)
             #expect(F.sent(bot).isEmpty, "not its turn")

@@ -43,7 +43,7 @@ import Testing
             server(
                 "ROOM lobby set 1 playing", "OPTIONS mode=normal penalty=1 hints=on",
                 "BOARD 3 a:1RFS b:2GHT c:3PEC d:1GFT e:2PHC f:3REC g:1PES h:2RFT i:3GHS j:1RHC k:2GET l:3PFS",
-                "DECK 66", "PLAYER alice 0 online", "OK JOIN lobby")
+                "DECK 66", "PLAYER alice 0 online", "OK JOIN lobby 5")
             sent = []
             events = []
         }
@@ -92,7 +92,7 @@ import Testing
         h.server("WRONG alice 1 1RFS 2GHT 3PEC : colour: two red, one green", "PLAYER alice -1 online")
         h.server("ERR CHOOSE NOTSET colour: two red, one green")
         #expect(h.statuses == [.init(.failure, "not a set: colour: two red, one green")])
-        h.server("HINT d:1GFT", "OK HINT")
+        h.server("HINT d:1GFT", "OK HINT 1")
         #expect(h.session.outstandingCommands.isEmpty)
         #expect(h.session.hint?.position == 3)
         #expect(h.statuses.last == .init(.info, "hint: d (1GFT) is in a set"))
@@ -111,7 +111,7 @@ import Testing
         var h = Harness()
         h.seat()
         h.type(.hint)
-        h.server("HINT a:1RFS", "OK HINT")
+        h.server("HINT a:1RFS", "OK HINT 1")
         h.type(.claim(["a", "b", "c"]), revision: 3)
         h.server(
             "SET bob 1RFS 2GHT 3PEC",
@@ -137,7 +137,7 @@ import Testing
         #expect(h.sent == ["RESUME t0k3n"])
         h.server(
             "ROOM lobby set 2 playing", "BOARD 5 a:1RFS b:2GHT c:3PEC", "DECK 60", "PLAYER alice 0 online",
-            "PLAYER bob 1 online", "OK RESUME alice lobby")
+            "PLAYER bob 1 online", "OK RESUME alice lobby 5")
         #expect(h.sent == ["RESUME t0k3n"])  // Back in the room: no JOIN needed.
         #expect(h.session.view.revision == 5)
         #expect(h.session.view.players.map(\.name) == ["alice", "bob"])
@@ -173,7 +173,7 @@ import Testing
         h.server(
             "CHAT bob bye", "ROOM den matchismo 1 playing", "OPTIONS n=2", "BOARD 1 a:?? b:??", "DECK 50",
             "TURN alice")
-        h.server("PLAYER alice 0 online", "OK JOIN den")
+        h.server("PLAYER alice 0 online", "OK JOIN den 6")
         #expect(h.session.view.room == "den")
         #expect(h.session.view.game == .matchismo)
         #expect(h.session.view.players.map(\.name) == ["alice"])

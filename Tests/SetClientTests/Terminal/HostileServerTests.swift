@@ -18,7 +18,7 @@ import Testing
         "BOARD 1 a:1GES b:2RFS c:3PFS d:2PHT e:1RES f:3PES g:2RFT h:3GFT i:3REC j:2REC k:2GFT l:1RHC"
 
     /// A room's snapshot for alice in room `r`, then the reply's final line.
-    private static func snapshot(final: String = "OK JOIN r") -> String {
+    private static func snapshot(final: String = "OK JOIN r 5") -> String {
         "ROOM r set 1 playing\nOPTIONS mode=normal penalty=1 hints=on\n\(board)\nDECK 69\n"
             + "PLAYER alice 0 online\n\(final)\n"
     }
@@ -258,7 +258,7 @@ import Testing
         defer { third.close() }
         try third.send("SETD 1 welcome to setd; type HELP\n")
         try third.expect("RESUME t0k3n")
-        try third.send(Self.snapshot(final: "OK RESUME alice r"))
+        try third.send(Self.snapshot(final: "OK RESUME alice r 5"))
         try client.waitForOutput("back in r as alice")
         #expect(!client.output.contains("half a li"))
         #expect(!client.output.contains("play\n"))

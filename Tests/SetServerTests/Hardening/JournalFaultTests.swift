@@ -178,9 +178,9 @@ import Testing
 
         daemon = try Daemon(arguments)  // Restart 1: ann in second, bob in first.
         ann = try daemon.connect("ann")
-        #expect(try ann.request("RESUME \(annToken)").final == "OK RESUME ann second")
+        #expect(try ann.request("RESUME \(annToken)").isOK("RESUME ann second"))
         var carl = try daemon.connect("carl")
-        #expect(try carl.request("RESUME \(bobToken)").final == "OK RESUME bob first")
+        #expect(try carl.request("RESUME \(bobToken)").isOK("RESUME bob first"))
         // Ann quits: her name is free, and a stranger takes it.
         #expect(try ann.request("QUIT").isOK("QUIT"))
         let stranger = try daemon.connect("stranger")
@@ -193,7 +193,7 @@ import Testing
         #expect(
             try carl.request("RESUME \(annToken)").errorCode == "BADTOKEN", "the old owner's token is gone")
         let back = try daemon.connect("back")
-        #expect(try back.request("RESUME \(strangerToken)").final == "OK RESUME ann third")
+        #expect(try back.request("RESUME \(strangerToken)").isOK("RESUME ann third"))
         let rooms = try carl.request("ROOMS")
         #expect(
             rooms.lines == ["ROOM first set 1 playing", "ROOM third set 1 playing"], "no ghost room: \(rooms)"
@@ -202,8 +202,8 @@ import Testing
 
         daemon = try Daemon(arguments)  // Restart 3: the same again.
         let last = try daemon.connect("last")
-        #expect(try last.request("RESUME \(strangerToken)").final == "OK RESUME ann third")
-        #expect(try daemon.connect("bob").request("RESUME \(bobToken)").final == "OK RESUME bob first")
+        #expect(try last.request("RESUME \(strangerToken)").isOK("RESUME ann third"))
+        #expect(try daemon.connect("bob").request("RESUME \(bobToken)").isOK("RESUME bob first"))
         #expect(daemon.terminate() == 0)
     }
 
