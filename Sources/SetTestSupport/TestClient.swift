@@ -187,6 +187,22 @@ public final class TestClient {
         }
     }
 
+    /// The next `count` bytes as they came, line ends or not (telnet's answers have none); throws on
+    /// end of file or after `timeout` seconds.
+    public func readBytes(_ count: Int, timeout: Double = 5) throws -> [UInt8] {
+        let deadline = monotonicNow() + timeout
+        while buffer.count - start < count {
+            if isAtEOF {
+                throw ClientError(
+                    description: "\(label): end of file while waiting for \(count) bytes\(context)")
+            }
+            try fill(until: deadline, waitingFor: "\(count) bytes")
+        }
+        let bytes = Array(buffer[start..<(start + count)])
+        start += count
+        return bytes
+    }
+
     /// The next line; throws on end of file or after `timeout` seconds.
     public func readLine(timeout: Double = 5) throws -> String {
         guard let line = try readLineOrEOF(timeout: timeout) else {
