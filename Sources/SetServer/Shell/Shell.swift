@@ -137,6 +137,7 @@ final class Shell {
             link.framer.append(data) { frame in effects += core.handle(frame, from: link.id, at: now) }
         }
         if !replies.isEmpty, link.channel.state == .open {
+            logger.log(.debug, "telnet", [("id", "\(link.id)"), ("refused", "\(replies.count / 3)")])
             link.channel.enqueue(replies)
             markForFlush(link)
         }
