@@ -1,5 +1,5 @@
-// libFuzzer target for the protocol layer: the line framer, client command parsing, server line parsing
-// and the free-text rules.
+// libFuzzer target for the protocol layer: the line framer, the telnet filter, client command parsing,
+// server line parsing and the free-text rules.
 //
 // Input layout: byte 0 picks the framer's cap (below 0x40: that many bytes, to reach the over-long paths
 // with short inputs; otherwise the protocol's 1024), byte 1 seeds the chunk sizes, the rest is the byte
@@ -47,6 +47,8 @@ enum ProtocolFuzzer {
             "buffered \(whole.bufferedCount), not \(expectedBuffered)")
         require(chunked.bufferedCount == whole.bufferedCount, "chunking changed the buffered count")
 
+        checkTelnet(payload, chunkByte: chunkByte)
+
         for frame in chunkedFrames {
             switch frame {
             case .line(let line):
@@ -57,6 +59,38 @@ enum ProtocolFuzzer {
             case .tooLong(let prefix):
                 require((1...64).contains(prefix.count), "a too-long prefix of \(prefix.count) bytes")
             }
+        }
+    }
+
+    // MARK: Telnet
+
+    /// The telnet filter: the same bytes in one read and in reads of random sizes give the same data and
+    /// answers; answers only to a client that sent an IAC, three bytes each, each option at most twice
+    /// (once per verb); never more data than came in, and exactly the input when it has no IAC or NUL.
+    static func checkTelnet(_ payload: [UInt8], chunkByte: UInt8) {
+        var whole = TelnetFilter()
+        let (data, replies) = whole.filter(payload)
+        var chunked = TelnetFilter()
+        var chunkedData: [UInt8] = []
+        var chunkedReplies: [UInt8] = []
+        var random = FuzzRandom(seed: UInt64(chunkByte) << 40 | UInt64(payload.count))
+        let limit = chunkLimits[Int(chunkByte >> 3 & 7)]
+        var start = 0
+        while start < payload.count {
+            let end = min(payload.count, start + random.next(in: 1...limit))
+            let (d, r) = chunked.filter(Array(payload[start..<end]))
+            chunkedData += d
+            chunkedReplies += r
+            start = end
+        }
+        require(
+            data == chunkedData && replies == chunkedReplies, "chunking changed the telnet filter's output")
+        require(data.count <= payload.count, "the filter made data")
+        require(
+            replies.isEmpty || payload.contains(TelnetFilter.Byte.iac), "an answer to a client without IAC")
+        require(replies.count % 3 == 0 && replies.count <= 2 * 256 * 3, "\(replies.count) bytes of answers")
+        if !payload.contains(TelnetFilter.Byte.iac) && !payload.contains(0) {
+            require(data == payload, "the filter changed bytes with nothing to take out")
         }
     }
 

@@ -26,6 +26,7 @@ public final class EmbeddedClient {
     /// While `false` the client is a reader that stopped reading: output piles up, and past the server's
     /// ``EmbeddedServer/maximumOutputBytes`` the connection is dropped.
     public var isReading = true
+    var telnet = TelnetFilter()
     var framer = LineFramer()
     private unowned let server: EmbeddedServer
     private var inbox: [UInt8] = []
@@ -100,6 +101,18 @@ public final class EmbeddedClient {
         recent.append(line)
         if recent.count > 64 { recent.removeFirst(32) }
         return line
+    }
+
+    /// The next `count` bytes as they came, line ends or not (telnet's answers have none); throws if
+    /// fewer have arrived.
+    public func readBytes(_ count: Int) throws -> [UInt8] {
+        guard unreadBytes >= count else {
+            throw ClientError(
+                description: "\(label): \(unreadBytes) bytes arrived while waiting for \(count)\(context)")
+        }
+        let bytes = Array(inbox[start..<(start + count)])
+        start += count
+        return bytes
     }
 
     /// The next line; throws if none has arrived.

@@ -4,8 +4,8 @@ import SetServerCore
 /// A ``ServerCore`` in memory, with a virtual clock and clients that are byte buffers: the server's
 /// behaviour tested without a socket, a thread or a sleep (swift-nio's `EmbeddedChannel`, for setd).
 ///
-/// It plays the shell's part exactly as the daemon does: lines typed by a client go through a
-/// ``LineFramer`` into the core, the effects come back in order, journal records are kept in
+/// It plays the shell's part exactly as the daemon does: bytes typed by a client go through a
+/// ``TelnetFilter`` (whose answers the client gets first) and a ``LineFramer`` into the core, the effects come back in order, journal records are kept in
 /// ``journal``, and a client that stops reading is dropped once its unread output passes the limit,
 /// told to the core only after the effects being carried out — never in the middle of a broadcast.
 ///
@@ -120,9 +120,15 @@ public final class EmbeddedServer {
 
     func received(_ bytes: [UInt8], from client: EmbeddedClient) {
         var effects: [Effect] = []
+        var replies: [UInt8] = []
         bytes.withUnsafeBytes { raw in
-            client.framer.append(raw) { frame in effects += core.handle(frame, from: client.id, at: now) }
+            client.telnet.filter(raw, replies: &replies) { data in
+                client.framer.append(data) { frame in effects += core.handle(frame, from: client.id, at: now)
+                }
+            }
         }
+        // Telnet's answers go before anything the core answers to the same bytes, as in the shell.
+        if !replies.isEmpty, client.state == .open { client.deliver(replies) }
         apply(effects)
     }
 

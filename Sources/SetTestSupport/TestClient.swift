@@ -67,6 +67,9 @@ public final class TestClient {
     private var recent: [String] = []
     /// Bytes received in all.
     public private(set) var bytesReceived = 0
+    /// Bytes of the lines read so far, LFs included: ``bytesReceived`` once every byte that arrived was
+    /// in a line and all of them were read.
+    public private(set) var bytesInLinesRead = 0
 
     /// Connects to 127.0.0.1:`port`. `receiveBufferSize` shrinks the socket's receive buffer before
     /// connecting, so that a client which stops reading backs the server up quickly.
@@ -171,6 +174,7 @@ public final class TestClient {
     private func takeLine() -> String? {
         guard let newline = buffer[start...].firstIndex(of: 0x0A) else { return nil }
         let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+        bytesInLinesRead += newline + 1 - start
         start = newline + 1
         recent.append(line)
         if recent.count > 64 { recent.removeFirst(32) }
@@ -185,6 +189,22 @@ public final class TestClient {
             if isAtEOF { return nil }
             try fill(until: deadline, waitingFor: "a line")
         }
+    }
+
+    /// The next `count` bytes as they came, line ends or not (telnet's answers have none); throws on
+    /// end of file or after `timeout` seconds.
+    public func readBytes(_ count: Int, timeout: Double = 5) throws -> [UInt8] {
+        let deadline = monotonicNow() + timeout
+        while buffer.count - start < count {
+            if isAtEOF {
+                throw ClientError(
+                    description: "\(label): end of file while waiting for \(count) bytes\(context)")
+            }
+            try fill(until: deadline, waitingFor: "\(count) bytes")
+        }
+        let bytes = Array(buffer[start..<(start + count)])
+        start += count
+        return bytes
     }
 
     /// The next line; throws on end of file or after `timeout` seconds.

@@ -2,11 +2,14 @@ import SetProtocol
 import SetServerCore
 import SetSocket
 
-/// The shell's side of one client connection: its channel, its line framer and its drain deadline.
+/// The shell's side of one client connection: its channel, its telnet filter and line framer, and its
+/// drain deadline.
 final class Link {
     let id: ConnectionID
     let peer: String
     let channel: SocketChannel
+    /// Takes telnet's commands out before the framer sees the bytes.
+    var telnet = TelnetFilter()
     var framer = LineFramer()
     /// When the core asked for the connection to close, for the drain deadline.
     var closingSince: Double?

@@ -126,10 +126,21 @@ final class Shell {
         }
     }
 
+    /// Telnet's commands come out first (``TelnetFilter``); its answers are queued before anything the
+    /// core answers to the same bytes. They need no output cap of their own: each option is answered
+    /// at most once per verb, 1.5 KiB in a connection's life.
     private func received(_ bytes: UnsafeRawBufferPointer, on link: Link) {
         let now = SystemClock.now()
         var effects: [Effect] = []
-        link.framer.append(bytes) { frame in effects += core.handle(frame, from: link.id, at: now) }
+        var replies: [UInt8] = []
+        link.telnet.filter(bytes, replies: &replies) { data in
+            link.framer.append(data) { frame in effects += core.handle(frame, from: link.id, at: now) }
+        }
+        if !replies.isEmpty, link.channel.state == .open {
+            logger.log(.debug, "telnet", [("id", "\(link.id)"), ("refused", "\(replies.count / 3)")])
+            link.channel.enqueue(replies)
+            markForFlush(link)
+        }
         apply(effects)
     }
 

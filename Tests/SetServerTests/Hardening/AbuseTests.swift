@@ -51,7 +51,12 @@ import Testing
             line.removeAll { $0 == 0x0A }
             // A NUL and a byte that is never UTF-8 in the middle: never blank, never a command.
             line.insert(contentsOf: [0x00, 0xFF], at: line.count / 2)
-            junk += line + [0x0A]
+            // Sent as a telnet client sends data: 0xFF doubled (a lone one starts a telnet command), and
+            // no CR NUL, which ends a line.
+            for index in line.indices.dropFirst() where line[index] == 0 && line[index - 1] == 0x0D {
+                line[index] = 0x01
+            }
+            junk += line.flatMap { $0 == 0xFF ? [0xFF, 0xFF] : [$0] } + [0x0A]
         }
         let client = try server.connect("junk")
         try client.send(bytes: junk + Array("PING\n".utf8))
