@@ -33,6 +33,12 @@ final class Outbox {
     let logLevel: LogLevel
     /// While restoring, records are read from the journal, not made: nothing is journaled again.
     var isReplaying = false
+    /// Goes up whenever a room is created or closed, or changes its `ROOM` line, so the core can keep
+    /// the `ROOMS` listing between changes.
+    private(set) var listingVersion = 0
+
+    /// Notes that a room's `ROOM` line, or the set of rooms, changed.
+    func roomListChanged() { listingVersion &+= 1 }
 
     init(logLevel: LogLevel) {
         self.logLevel = logLevel

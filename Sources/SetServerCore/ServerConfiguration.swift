@@ -62,4 +62,8 @@ enum Limits {
     /// Without `@<rev>`, positions are read against the board as it was this many seconds ago: a person
     /// cannot have seen a board younger than that, so a change this recent makes the claim stale.
     static let reactionWindow = 1.0
+    /// Tokens `ROOMS` takes: listing thousands of rooms is worth ten pings, so ten a second at most.
+    static let roomsCost = 10.0
+    /// Tokens `HISTORY` takes.
+    static let historyCost = 5.0
 }

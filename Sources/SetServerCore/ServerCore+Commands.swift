@@ -21,7 +21,8 @@ extension ServerCore {
         // A blank line is not a command: people press Enter in nc by habit.
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
         let parsed = Command.parse(bytes)
-        guard connection.limiter.admit(at: now.uptime) else {
+        let cost = (try? parsed.get()).map(Self.cost(of:)) ?? 1
+        guard connection.limiter.admit(at: now.uptime, cost: cost) else {
             let verb = (try? parsed.get())?.verb ?? "-"
             outbox.send(
                 ProtocolError(
@@ -97,8 +98,10 @@ extension ServerCore {
             }
             return ok()
         case .rooms:
-            let listed = rooms.values.filter { $0.options.password == nil }.sorted { $0.name < $1.name }
-            return counted(data: listed.map(\.roomLine))
+            // The listing is kept between changes: a `ROOMS` with thousands of rooms open costs a copy.
+            let listing = roomListing()
+            outbox.send(listing.bytes, to: connection.id)
+            return ok("\(listing.count)")
         case .hello(let name):
             guard connection.session == nil else {
                 return fail(.already, "you are \(connection.session!.name)")
@@ -303,5 +306,27 @@ extension ServerCore {
         guard let watched = connection.watching else { return }
         watched.removeSpectator(connection)
         removeIfEmpty(watched)
+    }
+
+    /// What a command costs against the rate limit, in commands: listing every room, or a history of
+    /// many games, is work for the server that a `PING` is not.
+    static func cost(of command: Command) -> Double {
+        switch command {
+        case .rooms: return Limits.roomsCost
+        case .history: return Limits.historyCost
+        default: return 1
+        }
+    }
+
+    /// The `ROOM` lines of the public rooms in name order, formatted once per change of any room.
+    private func roomListing() -> (bytes: [UInt8], count: Int) {
+        if let cached = listingCache, cached.version == outbox.listingVersion {
+            return (cached.bytes, cached.count)
+        }
+        let listed = rooms.values.filter { $0.options.password == nil }.sorted { $0.name < $1.name }
+        var bytes: [UInt8] = []
+        for room in listed { bytes += room.roomLine.bytes }
+        listingCache = (outbox.listingVersion, bytes, listed.count)
+        return (bytes, listed.count)
     }
 }

@@ -14,13 +14,17 @@ public final class ServerCore {
     public let configuration: ServerConfiguration
     let outbox: Outbox
     let archive: Archive
+    /// The last `ROOMS` listing and the version it was made at.
+    var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
     private(set) var clients: [ConnectionID: Client] = [:]
     /// Open connections per peer address, for `--max-per-ip`.
     private var clientsPerHost: [String: Int] = [:]
     var sessionsByName: [String: Session] = [:]
     var sessionsByToken: [String: Session] = [:]
-    var rooms: [String: Room] = [:]
+    var rooms: [String: Room] = [:] {
+        didSet { outbox.roomListChanged() }
+    }
     private var pingCounter = 0
     /// Open rooms by the address that created them, for `--max-rooms-per-ip`.
     var roomsCreated: [String: Int] = [:]

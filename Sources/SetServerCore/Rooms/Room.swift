@@ -147,6 +147,7 @@ final class Room {
         if creator.isEmpty { creator = session.name }
         seats.append(session)
         session.room = self
+        outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: session.token))
         if let turnBefore = matchismoGame.map({ $0.turn }) {
             updateMatchismo { $0.addPlayer(session.name) }
@@ -163,6 +164,7 @@ final class Room {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
         session.room = nil
+        outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
         votes[session.name] = nil
         var lines: [ServerLine] = [.left(session.name), roomLine]
@@ -199,6 +201,8 @@ final class Room {
 
     // MARK: Lines
 
+    /// The `ROOM` line. Whatever changes it (seats, the game ending or restarting, the options) calls
+    /// ``Outbox/roomListChanged()``, so the `ROOMS` listing can be kept between changes.
     var roomLine: ServerLine {
         .room(name: name, game: options.game, players: seats.count, status: isOver ? .over : .playing)
     }
@@ -309,6 +313,7 @@ final class Room {
     ) {
         let (oldRevision, oldBoard) = (revision, setGame?.board ?? [])
         self.options = options
+        outbox.roomListChanged()
         gameIndex = index ?? gameIndex + 1
         let first = firstRevision ?? revision + 1
         install(Self.makeGame(options, seed: Self.gameSeed(seed, index: gameIndex), firstRevision: first))
@@ -331,6 +336,7 @@ final class Room {
 
     /// Keeps the game that just ended in the archive.
     func archiveFinishedGame() {
+        outbox.roomListChanged()  // The game is over: its ROOM line says so.
         let ranked: [(name: String, score: Int)]
         if case .over(let scores) = overLine { ranked = scores } else { ranked = [] }
         func seconds(_ i: Int) -> Int { i < historyTimes.count ? Int(historyTimes[i] - startedAt) : 0 }

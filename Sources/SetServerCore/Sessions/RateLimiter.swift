@@ -8,19 +8,19 @@ struct RateLimiter {
     private(set) var refusedInFlood = 0
     private var lastRefusalAt = -Double.infinity
 
-    /// Takes a token for a command at time `now`; `false` means the command must be refused.
-    mutating func admit(at now: Double) -> Bool {
+    /// Takes `cost` tokens for a command at time `now`; `false` means the command must be refused.
+    mutating func admit(at now: Double, cost: Double = 1) -> Bool {
         if let last = refilledAt {
             tokens = min(Limits.commandBurst, tokens + (now - last) * Limits.commandsPerSecond)
         }
         refilledAt = now
-        guard tokens >= 1 else {
+        guard tokens >= cost else {
             if now - lastRefusalAt > Limits.floodPause { refusedInFlood = 0 }
             refusedInFlood += 1
             lastRefusalAt = now
             return false
         }
-        tokens -= 1
+        tokens -= cost
         return true
     }
 }
