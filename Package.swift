@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
-            dependencies: ["SetServer", "SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
+            dependencies: ["SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame"]),
         .testTarget(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),

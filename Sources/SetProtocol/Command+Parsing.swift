@@ -120,7 +120,12 @@ extension Command {
                         verb, .badOption, "'\(TextRules.sanitized(word.prefix(32)))' is not <option>=<value>")
                 )
             }
-            options[parts[0].lowercased()] = String(parts[1])
+            let key = parts[0].lowercased()
+            guard options[key] == nil else {
+                let shown = TextRules.sanitized(key.prefix(20))
+                return .failure(ProtocolError(verb, .badOption, "\(shown) is given twice; give it once"))
+            }
+            options[key] = String(parts[1])
         }
         return .success(options)
     }

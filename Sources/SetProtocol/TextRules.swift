@@ -3,10 +3,13 @@ public enum TextRules {
     /// Longest player or room name.
     public static let maximumNameLength = 16
 
-    /// Whether `name` is 1–16 of `A–Z a–z 0–9 _ -`.
+    /// Whether `name` is 1–16 of `A–Z a–z 0–9 _ -`, and not `-` alone, which lines use for "nobody"
+    /// (`TURN -`, `CHAIN -`).
     public static func isValidName(_ name: some StringProtocol) -> Bool {
         let bytes = name.utf8
-        guard (1...maximumNameLength).contains(bytes.count) else { return false }
+        guard (1...maximumNameLength).contains(bytes.count), !bytes.elementsEqual([0x2D]) else {
+            return false
+        }
         return bytes.allSatisfy { byte in
             switch byte {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x2D: return true
@@ -46,7 +49,7 @@ public enum TextRules {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+        case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E...0x200F, 0x2028...0x202E, 0x2066...0x2069, 0xFEFF:
             return true
         default: return false
         }

@@ -23,7 +23,11 @@ extension ServerCore {
         outbox.isReplaying = true
         defer { outbox.isReplaying = false }
         for (index, record) in records.enumerated() {
-            do {
+            do throws(JournalFormatError) {
+                if case .header = record, index > 0 {
+                    throw JournalFormatError(
+                        description: "a second journal header in the middle of the journal")
+                }
                 try replay(record)
             } catch {
                 throw RestoreError(index: index, reason: error.description)

@@ -89,6 +89,10 @@ public final class SocketChannel {
     /// Bytes queued and not yet written.
     public var pendingOutput: Int { output.count - outputStart }
 
+    /// Bytes the output buffer holds, written or not: what a connection costs in memory. Compaction keeps
+    /// it within about twice ``pendingOutput`` (plus 64 KiB), however much was ever sent.
+    public var retainedOutput: Int { output.count }
+
     /// Queues bytes; they leave at the next ``flush()``.
     public func enqueue(_ bytes: [UInt8]) {
         guard state != .closed else { return }

@@ -43,6 +43,8 @@ enum Daemon {
     private static func run(_ configuration: ServerConfiguration) -> Never {
         raiseDescriptorLimit()
         let server = Server(configuration: configuration)
+        // Before start: a stop requested while a long journal is being restored is not lost either.
+        let signals = exitOnSignals(server)
         let port: UInt16
         do {
             port = try server.start()
@@ -53,7 +55,6 @@ enum Daemon {
             printError("setd: cannot start: \(error)")
             exit(1)
         }
-        let signals = exitOnSignals(server)
         var banner = "setd listening on port \(port); friends can connect with:\n"
         let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
         for address in addresses {

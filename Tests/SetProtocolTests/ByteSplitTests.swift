@@ -50,3 +50,24 @@ import Testing
                 == .choose(picks: [.position(0), .position(1), .position(2)], revision: 17))
     }
 }
+
+/// Small rules a hostile client tried: a name that means "nobody", line separators in chat, an option
+/// given twice.
+@Suite struct ProtocolEdgeTests {
+    @Test func dashAloneIsNotAName() {
+        #expect(!TextRules.isValidName("-"))
+        #expect(TextRules.isValidName("--") && TextRules.isValidName("a-b") && TextRules.isValidName("_"))
+    }
+
+    @Test func lineAndParagraphSeparatorsLeaveChat() {
+        #expect(TextRules.sanitized("a\u{2028}b\u{2029}c") == "abc")
+    }
+
+    @Test func anOptionGivenTwiceIsRefused() {
+        guard case .failure(let error) = Command.parse(Array("JOIN zz set mode=ultra mode=chain".utf8)) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.code == .badOption && error.text.contains("twice"), "\(error)")
+    }
+}

@@ -4,14 +4,15 @@ import Testing
 @Suite("Names and free text")
 struct TextRulesTests {
     @Test(arguments: [
-        "a", "Z", "0", "_", "-", "bob", "Alice_99", "x-y", "abcdefghijklmnop", "0123456789ABCDEF",
+        "a", "Z", "0", "_", "--", "bob", "Alice_99", "x-y", "abcdefghijklmnop", "0123456789ABCDEF",
     ])
     func validNames(name: String) {
         #expect(TextRules.isValidName(name))
     }
 
     @Test(arguments: [
-        "", "abcdefghijklmnopq", "bob smith", "bob\t", "bob!", "a.b", "a/b", "a:b", "a=b", "@bob", "héllo",
+        "", "-", "abcdefghijklmnopq", "bob smith", "bob\t", "bob!", "a.b", "a/b", "a:b", "a=b", "@bob",
+        "héllo",
         "bøb",
         "名前", "ｂｏｂ", "bob\u{0}", "bob\n", "\u{1B}[31m", "♥",
     ])
@@ -31,7 +32,10 @@ struct TextRulesTests {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-".unicodeScalars)
         for value in UInt8(0)...UInt8(127) {
             let scalar = Unicode.Scalar(value)
-            #expect(TextRules.isValidName(String(scalar)) == allowed.contains(scalar), "\(value)")
+            // `-` alone is the protocol's "nobody"; inside a longer name it is allowed.
+            let expected = allowed.contains(scalar) && scalar != "-"
+            #expect(TextRules.isValidName(String(scalar)) == expected, "\(value)")
+            #expect(TextRules.isValidName("a" + String(scalar)) == allowed.contains(scalar), "a\(value)")
         }
     }
 

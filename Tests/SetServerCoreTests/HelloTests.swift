@@ -89,3 +89,14 @@ import Testing
         #expect(try client.request("ROOMS").final == "OK ROOMS 0")
     }
 }
+
+/// `-` means "nobody" in `TURN -` and `CHAIN -`, so nobody may be called that.
+@Suite struct NobodyNameTests {
+    @Test func dashAloneIsABadName() throws {
+        let server = EmbeddedServer()
+        let client = try server.connect("dash")
+        #expect(try client.request("HELLO -").errorCode == "BADNAME")
+        #expect(try client.request("HELLO a-").isOK("HELLO"))
+        #expect(try client.request("JOIN -").errorCode == "BADNAME")
+    }
+}

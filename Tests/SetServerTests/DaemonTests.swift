@@ -79,7 +79,7 @@ import Testing
                 case "--help", "--version": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
-                case "--fsync": ["always"]
+                case "--fsync": ["always", "--state-dir", "/x"]
                 default: ["5"]
                 }
             #expect(throws: Never.self, "\(flag) parses") { _ = try DaemonCommand.parse([flag] + value) }
@@ -97,7 +97,9 @@ import Testing
 
     @Test func fsyncTakesItsThreePoliciesOnly() throws {
         for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
-            guard case .run(let configuration) = try DaemonCommand.parse(["--fsync", name]) else {
+            guard
+                case .run(let configuration) = try DaemonCommand.parse(["--state-dir", "/x", "--fsync", name])
+            else {
                 Issue.record("--fsync \(name) does not run the server")
                 continue
             }
@@ -105,6 +107,15 @@ import Testing
         }
         #expect(throws: DaemonCommand.UsageError.self) {
             _ = try DaemonCommand.parse(["--fsync", "sometimes"])
+        }
+        #expect(throws: DaemonCommand.UsageError.self, "--fsync without a journal") {
+            _ = try DaemonCommand.parse(["--fsync", "always"])
+        }
+        #expect(throws: DaemonCommand.UsageError.self, "a journal command stands alone") {
+            _ = try DaemonCommand.parse(["--check-journal", "/x", "--repair-journal", "/x"])
+        }
+        #expect(throws: DaemonCommand.UsageError.self) {
+            _ = try DaemonCommand.parse(["--state-dir", "/y", "--check-journal", "/x"])
         }
         #expect(try DaemonCommand.parse(["--check-journal", "/x"]) == .checkJournal("/x"))
         #expect(try DaemonCommand.parse(["--repair-journal", "/x"]) == .repairJournal("/x"))

@@ -101,8 +101,13 @@ public enum DaemonCommand {
             case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)
-            case "--check-journal": return .checkJournal(try value(flag))
-            case "--repair-journal": return .repairJournal(try value(flag))
+            case "--check-journal", "--repair-journal":
+                // A journal command is a command of its own: other flags beside it would be ignored.
+                let directory = try value(flag)
+                guard arguments.count == 2 else {
+                    throw UsageError(description: "\(flag) DIR takes no other option")
+                }
+                return flag == "--check-journal" ? .checkJournal(directory) : .repairJournal(directory)
             case "--fsync":
                 let name = try value(flag)
                 guard let policy = FsyncPolicy(rawValue: name) else {
@@ -118,6 +123,9 @@ public enum DaemonCommand {
             default:
                 throw UsageError(description: "unknown option '\(flag)'; see setd --help")
             }
+        }
+        if configuration.stateDirectory == nil, arguments.contains("--fsync") {
+            throw UsageError(description: "--fsync needs --state-dir: without a journal nothing is written")
         }
         return .run(configuration)
     }

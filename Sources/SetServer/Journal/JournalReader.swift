@@ -50,7 +50,10 @@ enum JournalReader {
                 record = header
             } else if contents.isLegacy {
                 record = legacy(bytes[start..<end])
-                why = "the record's checksum is wrong"
+                why =
+                    JournalCoding.verifiedBody(bytes[start..<end]) == nil
+                    ? "the record's checksum is wrong"
+                    : "the record does not parse (a journal without a setd-journal header line is read in the first format)"
             } else if let body = JournalCoding.verifiedBody(bytes[start..<end]) {
                 do {
                     record = try JournalRecord(body: body)
@@ -101,7 +104,6 @@ enum JournalReader {
     }
 
     private static func legacy(_ line: ArraySlice<UInt8>) -> JournalRecord? {
-        guard let text = String(validating: line, as: UTF8.self) else { return nil }
-        return JournalRecord(legacyVerified: text)
+        JournalRecord(legacyVerified: line)
     }
 }

@@ -23,6 +23,11 @@ public enum JournalTool {
 
     /// Reads and replays the journal in `directory` without changing anything.
     public static func check(directory: String) -> Report {
+        do {
+            try StateDirectory.checkSafety(of: directory)
+        } catch {
+            return Report(text: "\(error); setd will not start on it", isHealthy: false)
+        }
         let path = directory + "/journal"
         let bytes: [UInt8]
         do {
@@ -57,6 +62,8 @@ public enum JournalTool {
     public static func repair(directory: String) -> Report {
         let state: StateDirectory
         do {
+            // Repair never creates a directory: a mistyped path must not become a new state directory.
+            try StateDirectory.checkSafety(of: directory)
             state = try StateDirectory(path: directory)
         } catch {
             return Report(text: "\(error)", isHealthy: false)

@@ -26,22 +26,7 @@ final class StateDirectory {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw Refusal(description: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            throw Refusal(description: "cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw Refusal(description: "\(path) is not a directory (a symlink is refused too)")
-        }
-        guard info.st_uid == geteuid() else {
-            throw Refusal(
-                description: "\(path) belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))")
-        }
-        guard info.st_mode & 0o022 == 0 else {
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw Refusal(
-                description: "\(path) can be written by other users (mode \(mode)); run chmod 700 \(path)")
-        }
+        try Self.checkSafety(of: path)
         let lockPath = path + "/lock"
         let fd: Int32
         do {
@@ -69,4 +54,24 @@ final class StateDirectory {
     }
 
     deinit { Glibc.close(lockDescriptor) }
+
+    /// Refuses a path that is not a directory of this user's that only this user can write to.
+    static func checkSafety(of path: String) throws(Refusal) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw Refusal(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw Refusal(description: "\(path) is not a directory (a symlink is refused too)")
+        }
+        guard info.st_uid == geteuid() else {
+            throw Refusal(
+                description: "\(path) belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw Refusal(
+                description: "\(path) can be written by other users (mode \(mode)); run chmod 700 \(path)")
+        }
+    }
 }

@@ -105,19 +105,12 @@ extension JournalRecord {
 }
 
 extension JournalRecord {
-    /// Reads a whole line of the first format (`<record> ~<checksum>`, checksummed as a `String`); `nil`
-    /// if its checksum is wrong or it is not a record.
-    public init?(legacyVerified line: String) {
-        guard let tilde = line.lastIndex(of: "~"), tilde > line.startIndex,
-            line[line.index(before: tilde)] == " "
+    /// Reads a whole line of the first format (`<record> ~<checksum>`); `nil` if its checksum is wrong or
+    /// it is not a record. The checksum is found on bytes: that format wrote free text raw, and a text
+    /// ending in U+0600 fuses with the space before ` ~` into one `Character`.
+    public init?(legacyVerified line: ArraySlice<UInt8>) {
+        guard let body = JournalCoding.verifiedBody(line), let text = String(validating: body, as: UTF8.self)
         else { return nil }
-        let body = String(line[..<line.index(before: tilde)])
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in body.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        let hex = String(hash, radix: 16)
-        guard line[line.index(after: tilde)...] == String(repeating: "0", count: 8 - hex.count) + hex else {
-            return nil
-        }
-        self.init(legacyLine: body)
+        self.init(legacyLine: text)
     }
 }

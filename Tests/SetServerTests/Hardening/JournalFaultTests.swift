@@ -110,6 +110,7 @@ import Testing
         let (status, errors) = try refusedStart(["--state-dir", directory.path])
         #expect(status != nil && status != 0, "\(errors)")
         #expect(errors.contains(directory.path + "/journal"), "\(errors)")
+        #expect(!errors.contains("cannot listen"), "a state problem is not a port problem: \(errors)")
         rmdir(directory.path + "/journal")
 
         // A directory others may write to is refused, and not changed.
@@ -129,6 +130,23 @@ import Testing
         rmdir(fresh)
     }
 
+    /// A state directory on a read-only file system: setd cannot keep its promise, so it does not start.
+    @Test(.timeLimit(.minutes(2))) func aReadOnlyStateDirectoryIsRefused() throws {
+        guard geteuid() == 0 else {
+            print("skipped aReadOnlyStateDirectoryIsRefused: mounting a read-only tmpfs needs root")
+            return
+        }
+        let mountPoint = try TemporaryDirectory("setd-readonly")
+        try #require(
+            Child.run("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m,mode=0700", "tmpfs", mountPoint.path])
+                .status == 0)
+        defer { _ = try? Child.run("/bin/umount", ["-l", mountPoint.path]) }
+        let (status, errors) = try refusedStart(["--state-dir", mountPoint.path])
+        #expect(status != nil && status != 0, "\(errors)")
+        #expect(errors.contains(mountPoint.path) && errors.contains("Read-only file system"), "\(errors)")
+        #expect(!errors.contains("cannot listen"))
+    }
+
     @Test(.timeLimit(.minutes(2))) func aSecondDaemonOnTheSameDirectoryIsRefused() throws {
         let directory = try TemporaryDirectory("setd-twice")
         let first = try Daemon(["--state-dir", directory.path])
@@ -145,6 +163,42 @@ import Testing
         let rooms = try second.connect("bob").request("ROOMS")
         #expect(rooms.final == "OK ROOMS 1", "\(rooms)")
         #expect(second.terminate() == 0)
+    }
+
+    /// A journal of the first format, with a chat ending in U+0600 (which fused with the space before its
+    /// checksum when read by `Character`s), is read and rewritten in the current format.
+    @Test(.timeLimit(.minutes(2))) func aJournalOfTheFirstFormatIsUpgraded() throws {
+        let directory = try TemporaryDirectory("setd-legacy")
+        let token = "0123456789abcdef0123456789abcdef"
+        let records = [
+            "room lg 42 game=set mode=normal penalty=1 hints=on",
+            "game lg 0 1767225600000 1 game=set mode=normal penalty=1 hints=on",
+            "seat lg ann \(token)", "chat lg ann hi \u{600}", "presence lg ann away",
+        ]
+        var bytes: [UInt8] = []
+        for record in records {
+            bytes += Array(record.utf8) + Array(" ~".utf8)
+            bytes += Array(ChecksumReference.journalChecksum(record).utf8) + [0x0A]
+        }
+        try writeFile(directory.path + "/journal", bytes)
+        #expect(try journalCommand(["--check-journal", directory.path]).text.contains("first format"))
+        let daemon = try Daemon(["--state-dir", directory.path])
+        let ann = try daemon.connect("ann")
+        #expect(try ann.request("RESUME \(token)").isOK("RESUME ann lg"))
+        #expect(daemon.terminate() == 0)
+        let text = String(decoding: readFile(directory.path + "/journal") ?? [], as: UTF8.self)
+        #expect(text.hasPrefix("setd-journal 2 ~"), "rewritten in the current format: \(text)")
+    }
+
+    @Test(.timeLimit(.minutes(2))) func journalCommandsNeverCreateOrTrustAnUnsafeDirectory() throws {
+        let directory = try TemporaryDirectory("setd-tools")
+        let missing = directory.path + "/typo"
+        #expect(try journalCommand(["--repair-journal", missing]).status == 1)
+        #expect(access(missing, F_OK) != 0, "a mistyped path is not created")
+        #expect(chmod(directory.path, 0o1777) == 0)
+        let check = try journalCommand(["--check-journal", directory.path])
+        #expect(check.status == 1 && check.text.contains("can be written by other users"), "\(check.text)")
+        #expect(chmod(directory.path, 0o700) == 0)
     }
 
     @Test(.timeLimit(.minutes(2))) func aSymlinkPlantedAtTheTemporaryFileIsNotFollowed() throws {

@@ -1,0 +1,54 @@
+import Dispatch
+import SetSocket
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A reader that keeps hundreds of KB queued but never passes the cap is never dropped; what it costs
+/// the server must still be bounded by what is waiting for it, not by all that was ever sent to it.
+@Suite struct OutputBufferTests {
+    @Test(.timeLimit(.minutes(1))) func aSlowReadersBufferIsCompactedAsItIsWritten() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let queue = DispatchQueue(label: "output-buffer-test")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        let channel = queue.sync {
+            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
+        }
+        let chunk = [UInt8](repeating: 0x61, count: 32 << 10)
+        var scratch = [UInt8](repeating: 0, count: 24 << 10)
+        var sent = 0
+        var worst = 0.0
+        for round in 0..<600 {
+            let (pending, retained) = queue.sync {
+                channel.enqueue(chunk)
+                channel.flush()
+                return (channel.pendingOutput, channel.retainedOutput)
+            }
+            sent += chunk.count
+            if pending > 0 { worst = max(worst, Double(retained) / Double(2 * pending + (64 << 10))) }
+            // The reader takes less than is sent until about 600 KB wait, then keeps pace.
+            let take = pending > 600 << 10 ? chunk.count : scratch.count / 2
+            var got = 0
+            while got < take {
+                let n = scratch.withUnsafeMutableBytes {
+                    read(ends[1], $0.baseAddress, min($0.count, take - got))
+                }
+                if n <= 0 { break }
+                got += n
+            }
+            if round % 100 == 99 {
+                #expect(pending < 1 << 20, "the queue stays under the cap: \(pending)")
+            }
+        }
+        let retained = queue.sync { channel.retainedOutput }
+        #expect(worst <= 1.0, "the buffer held more than twice what was waiting: \(worst)")
+        #expect(sent > 10 * retained, "\(sent) bytes sent, \(retained) still held")
+        queue.sync { channel.close() }
+    }
+}
