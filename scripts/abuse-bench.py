@@ -37,6 +37,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETD = os.path.join(ROOT, ".build", "release", "setd")
 OUTPUT_CAP = 1 << 20  # protocol.md, Limits: output queue 1 MiB per connection
 RATE = 100.0  # protocol.md, Limits: 100 commands/s sustained
+# What ROOMS and HISTORY take of the rate limit, in commands (protocol.md, Limits).
+ROOMS_COST = 10.0
+HISTORY_COST = 5.0
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -453,7 +456,7 @@ def rooms_worker(port, seconds, index, results):
         c = Conn(port, timeout=30)
         c.send(f"HELLO lister{index}")
         c.final("HELLO")
-        pacer = Pacer(RATE * 0.98)
+        pacer = Pacer(RATE / ROOMS_COST * 0.98)
         replies = slow = 0
         bytes_in = 0
         lat = []
@@ -755,7 +758,7 @@ def scenario_archive(args):
             c = Conn(d.port, timeout=30)
             c.send(f"HELLO reader{index}")
             c.final("HELLO")
-            pacer = Pacer(RATE * 0.95)
+            pacer = Pacer(RATE / HISTORY_COST * 0.95)
             for name in part:
                 pacer.wait()
                 c.send(f"HISTORY {name}")
@@ -884,7 +887,7 @@ def render(args, results, meta):
           f"they outlast the run). Creation took {r['create_seconds']:.1f} s. An idle `ROOMS` reply "
           f"(`{r['listed']}`, {r['listing_bytes'] / 1e3:.0f} kB) took {statistics.median(r['idle_rooms']):.1f} ms "
           f"(median of 5 round trips). Then {r['listers']} clients, each in its own process, send `ROOMS`, "
-          f"wait for the whole reply and send the next, paced at 98/s (the rate limit) for "
+          f"wait for the whole reply and send the next, paced at {RATE / ROOMS_COST * 0.98:g}/s (the rate limit: ROOMS costs {ROOMS_COST:g} commands) for "
           f"{args.rooms_seconds:g} s, while a bystander process sends `PING` every 50 ms (the next PING "
           f"at once if a reply is later than that) and times each round trip.")
         w("")
@@ -898,7 +901,7 @@ def render(args, results, meta):
                 w(f"| {label} | 0 | – | – | – |")
         w("")
         w(f"- ROOMS replies: {r['replies']} in {args.rooms_seconds:g} s = **{r['replies_per_s']:.0f}/s** over "
-          f"{r['listers']} clients (the rate limit would allow {r['listers'] * 100}/s); `ERR ROOMS` replies "
+          f"{r['listers']} clients (the rate limit would allow {r['listers'] * RATE / ROOMS_COST:g}/s); `ERR ROOMS` replies "
           f"{r['rooms_err']}; {r['rooms_mb']:.0f} MB received. ROOMS round trip under load: p50 "
           f"{pct(r['rooms_lat'], 50):.1f} ms, p99 {pct(r['rooms_lat'], 99):.1f} ms.")
         if r["replies"]:
