@@ -4,28 +4,13 @@ import Testing
 /// Private history stays private per game, one connection has one role, and the room table and the
 /// archive stay bounded whatever a script does.
 @Suite struct PrivacyAndBoundsTests {
-    /// Takes sets until the game is over; returns the number taken.
-    @discardableResult
-    private func playToTheEnd(_ client: EmbeddedClient, from lines: [String]) throws -> Int {
-        var board = try #require(BoardView.last(in: lines))
-        for taken in 0..<40 {
-            guard let set = board.sets.first else { return taken }
-            let reply = try client.request(board.claim(set))
-            try #require(reply.isOK("CHOOSE"), "\(reply)")
-            if reply.lines.contains(where: { $0.hasPrefix("OVER ") }) { return taken + 1 }
-            board = try #require(BoardView.last(in: reply.lines))
-        }
-        Issue.record("the game did not end")
-        return 40
-    }
-
     @Test func aPrivateGamesHistoryIsNotReadUnderARecreatedPublicRoom() throws {
         let server = EmbeddedServer()
         let (ann, join) = try server.named("ann")
         let created = try ann.request("JOIN club password=pw")
         try #require(created.isOK("JOIN"), "\(created)")
         _ = join
-        try playToTheEnd(ann, from: created.lines)
+        try ann.playToTheEnd(from: created.lines)
         #expect(try ann.request("HISTORY").final != "OK HISTORY 0", "the players read their game")
         #expect(try ann.request("LEAVE").isOK("LEAVE"))  // The room closes; its archive stays.
 
@@ -36,7 +21,7 @@ import Testing
         #expect(try outsider.request("HISTORY club").final == "OK HISTORY 0")
 
         // Once a public game finishes under the name, outsiders read that one, and only that one.
-        let sets = try playToTheEnd(mallory, from: publicJoin.lines)
+        let sets = try mallory.playToTheEnd(from: publicJoin.lines).sets
         let history = try outsider.request("HISTORY club")
         #expect(history.final == "OK HISTORY \(sets + 1)", "\(history)")
         #expect(history.lines.first?.contains("mallory:") == true, "\(history)")
@@ -141,7 +126,7 @@ import Testing
         for name in ["a", "b", "c", "d"] {
             let join = try ann.request("JOIN \(name)")
             try #require(join.isOK("JOIN"))
-            try playToTheEnd(ann, from: join.lines)
+            try ann.playToTheEnd(from: join.lines)
         }
         // Room a closed when ann moved on, and its game was the oldest: both are gone.
         #expect(try ann.request("HISTORY a").errorCode == "NOSUCHROOM")

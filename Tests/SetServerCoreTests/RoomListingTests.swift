@@ -14,14 +14,8 @@ import Testing
         #expect(try bob.request("LEAVE").isOK("LEAVE"))
         #expect(try watcher.request("ROOMS").lines == ["ROOM a matchismo 1 playing", "ROOM b set 1 playing"])
         // A game that ends changes its line; a new game changes it back.
-        var board = try #require(BoardView.last(in: join.lines))
         _ = ann.readAvailable()
-        for _ in 0..<40 {
-            guard let set = board.sets.first else { break }
-            let reply = try ann.request(board.claim(set))
-            if reply.lines.contains(where: { $0.hasPrefix("OVER ") }) { break }
-            board = try #require(BoardView.last(in: reply.lines))
-        }
+        try ann.playToTheEnd(from: join.lines)
         #expect(try watcher.request("ROOMS").lines.last == "ROOM b set 1 over")
         #expect(try ann.request("NEW").isOK("NEW"))
         #expect(try watcher.request("ROOMS").lines.last == "ROOM b set 1 playing")

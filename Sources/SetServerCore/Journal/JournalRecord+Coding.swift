@@ -289,10 +289,7 @@ extension RoomSnapshot {
             let revision = try r.int()
             var slots: [MatchismoGame.Slot] = []
             for _ in 0..<(try r.count()) {
-                let code = try r.text()
-                guard let card = PlayingCard(code: code) else {
-                    throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
-                }
+                let card = try playingCard(try r.text())
                 let face = try r.text()
                 guard ["matched", "up", "down"].contains(face) else {
                     throw RecordReader.Malformed(description: "'\(face)' is not a card's face")
@@ -309,12 +306,7 @@ extension RoomSnapshot {
                 let player = try r.text()
                 let points = try r.int()
                 let isMatch = try r.bool()
-                var scored: [PlayingCard] = []
-                for code in try r.list() {
-                    guard let card = PlayingCard(code: code) else {
-                        throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
-                    }
-                    scored.append(card)
+                let scored = try r.list().map { (code) throws(RecordReader.Malformed) in try playingCard(code)
                 }
                 history.append(
                     MatchismoGame.Choice(
@@ -349,4 +341,12 @@ extension RecordReader {
         for _ in 0..<(try count()) { scores[try text()] = try int() }
         return scores
     }
+}
+
+/// The playing card a journal field names.
+private func playingCard(_ code: String) throws(RecordReader.Malformed) -> PlayingCard {
+    guard let card = PlayingCard(code: code) else {
+        throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
+    }
+    return card
 }
