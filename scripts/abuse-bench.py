@@ -278,6 +278,24 @@ def scenario_spectators(args):
                 c.stats["sent"] += 1
                 n += 1
 
+        def take(s, want):
+            """Reads up to `want` bytes for spectator `s`: the count (0 on a timeout), or None once the
+            connection is gone (recorded in `s.dropped`)."""
+            try:
+                chunk = s.sock.recv(want)
+            except (socket.timeout, TimeoutError):
+                return 0
+            except OSError as e:
+                s.dropped = f"{type(e).__name__}"
+                return None
+            if not chunk:
+                s.dropped = "EOF"
+                return None
+            with lock:
+                s.read += len(chunk)
+                s.est = broadcast[0] - s.read - s.kernel
+            return len(chunk)
+
         def spectator_reader(s):
             # A trickle of `trickle` bytes every 0.5 s; when setd's queue for us passes `high`, read
             # quickly until it is under `mid`: the queue stays in the hundreds of KB, below the cap.
@@ -291,35 +309,19 @@ def scenario_spectators(args):
                 else:
                     time.sleep(0.02)
                     continue
-                try:
-                    chunk = s.sock.recv(want)
-                except (socket.timeout, TimeoutError):
+                got = take(s, want)
+                if got is None:
+                    return
+                if got == 0:
                     continue
-                except OSError as e:
-                    s.dropped = f"{type(e).__name__}"
-                    return
-                if not chunk:
-                    s.dropped = "EOF"
-                    return
-                with lock:
-                    s.read += len(chunk)
-                    s.est = broadcast[0] - s.read - s.kernel
                 if s.est > args.high:
                     # keep reading fast until under mid
                     while s.est > args.mid and not stop.is_set():
-                        try:
-                            chunk = s.sock.recv(1 << 16)
-                        except (socket.timeout, TimeoutError):
+                        got = take(s, 1 << 16)
+                        if got is None:
+                            return
+                        if got == 0:
                             break
-                        except OSError as e:
-                            s.dropped = f"{type(e).__name__}"
-                            return
-                        if not chunk:
-                            s.dropped = "EOF"
-                            return
-                        with lock:
-                            s.read += len(chunk)
-                            s.est = broadcast[0] - s.read - s.kernel
 
         def monitor():
             # setd's own queue for a spectator ~= bytes it was sent - bytes it read - bytes in the two

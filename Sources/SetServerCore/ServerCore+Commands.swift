@@ -94,7 +94,7 @@ extension ServerCore {
         case .quit:
             if let session = connection.session {
                 connection.session = nil
-                release(session, at: now)
+                release(session)
             }
             return ok()
         case .rooms:
@@ -155,23 +155,18 @@ extension ServerCore {
             if let secret = room.options.password, secret != password {
                 return fail(.denied, "\(room.name) is private; WATCH \(room.name) password=<secret>")
             }
-            if let session = connection.session, let seat = session.room {
-                seat.unseat(session)
-                removeIfEmpty(seat)
-            }
-            if let watched = connection.watching { watched.removeSpectator(connection) }
+            if let session = connection.session { unseat(session, keeping: room) }
+            stopWatching(connection, keeping: room)
             room.addSpectator(connection)
             connection.hasIdentified = true
             return counted(room.name, data: room.snapshot)
         case .leave:
             if let room = connection.watching {
-                room.removeSpectator(connection)
-                removeIfEmpty(room)
+                stopWatching(connection)
                 return ok(room.name)
             }
             return seated().flatMap { session, room in
-                room.unseat(session)
-                removeIfEmpty(room)
+                unseat(session)
                 return ok(room.name)
             }
         case .state:
@@ -279,14 +274,8 @@ extension ServerCore {
                 outbox.log(.info, "room-created", [("room", name), ("game", created.game.rawValue)])
             }
         }
-        if let watched = connection.watching {
-            watched.removeSpectator(connection)
-            if watched !== room { removeIfEmpty(watched) }
-        }
-        if let current = session.room, current !== room {
-            current.unseat(session)
-            removeIfEmpty(current)
-        }
+        stopWatching(connection, keeping: room)
+        if session.room !== room { unseat(session) }
         room.seat(session)
         let snapshot = room.snapshot
         return .success(snapshot + [.ok(verb: "JOIN", detail: "\(room.name) \(snapshot.count)")])
@@ -299,13 +288,6 @@ extension ServerCore {
         case .watch: return connection.session?.room != nil
         case .ping, .help, .quit, .rooms, .hello, .resume, .state, .hint, .history: return false
         }
-    }
-
-    /// Ends a connection's watching, closing the room if that leaves it empty.
-    private func stopWatching(_ connection: Client) {
-        guard let watched = connection.watching else { return }
-        watched.removeSpectator(connection)
-        removeIfEmpty(watched)
     }
 
     /// What a command costs against the rate limit, in commands: listing every room, or a history of

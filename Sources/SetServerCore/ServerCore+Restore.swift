@@ -46,7 +46,7 @@ extension ServerCore {
             session.room?.presenceChanged(session)
         }
         // Sessions without a seat have nothing to come back to.
-        for session in sessionsByName.values where session.room == nil { release(session, at: now) }
+        for session in sessionsByName.values where session.room == nil { release(session) }
         outbox.log(
             .info, "restored",
             [
@@ -121,7 +121,6 @@ extension ServerCore {
             }
             // A player who left holds nothing any more: their name is free for someone else. (A room left
             // empty closes by its own record.)
-            room.unseat(session)
             forgetReplayed(session)
         case .presence(let name, let player, let isOnline):
             _ = try room(name).setPresence(player, isOnline)

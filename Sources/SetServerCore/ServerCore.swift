@@ -103,7 +103,7 @@ public final class ServerCore {
         for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
             guard let since = session.awaySince, time - since > configuration.grace else { continue }
             outbox.log(.info, "grace-expired", [("name", session.name)])
-            release(session, at: now)
+            release(session)
         }
         return drain()
     }
@@ -171,10 +171,7 @@ public final class ServerCore {
             clientsPerHost[client.host] = nil
         }
         outbox.log(.info, "disconnect", [("id", "\(client.id)"), ("peer", client.peer), ("reason", reason)])
-        if let room = client.watching {
-            room.removeSpectator(client)
-            removeIfEmpty(room)
-        }
+        stopWatching(client)
         if let session = client.session, session.connection == client.id {
             session.connection = nil
             session.awaySince = now.uptime
@@ -184,13 +181,25 @@ public final class ServerCore {
     }
 
     /// Forgets a player: frees the seat and the name.
-    func release(_ session: Session, at now: Instant) {
-        if let room = session.room {
-            room.unseat(session)
-            removeIfEmpty(room)
-        }
+    func release(_ session: Session) {
+        unseat(session)
         sessionsByName[session.name] = nil
         sessionsByToken[session.token] = nil
+    }
+
+    /// Ends a connection's watching, closing the room if that leaves it empty — unless it is `kept`, the
+    /// room the connection is about to sit in or watch.
+    func stopWatching(_ client: Client, keeping kept: Room? = nil) {
+        guard let watched = client.watching else { return }
+        watched.removeSpectator(client)
+        if watched !== kept { removeIfEmpty(watched) }
+    }
+
+    /// Gives up a player's seat, closing the room if that leaves it empty — unless it is `kept`.
+    func unseat(_ session: Session, keeping kept: Room? = nil) {
+        guard let room = session.room else { return }
+        room.unseat(session)
+        if room !== kept { removeIfEmpty(room) }
     }
 
     func removeIfEmpty(_ room: Room) {
@@ -214,7 +223,7 @@ public final class ServerCore {
         func lastSeen(_ room: Room) -> Double { room.seats.compactMap(\.awaySince).max() ?? 0 }
         guard let oldest = abandoned.min(by: { lastSeen($0) < lastSeen($1) }) else { return }
         outbox.log(.info, "room-abandoned", [("room", oldest.name)])
-        for session in oldest.seats { release(session, at: now) }
+        for session in oldest.seats { release(session) }
     }
 
     /// A seed for a new room: the configured seed and the room's name, or fresh randomness.

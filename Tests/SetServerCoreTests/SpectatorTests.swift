@@ -144,3 +144,27 @@ import Testing
         #expect(!everything.contains { $0.contains("pw") || $0.contains("password") }, "\(everything)")
     }
 }
+
+/// Moving between rooms leaves no room behind that nobody is in, and never watches a room that closed.
+@Suite struct RoomMovesTests {
+    @Test func watchingElsewhereClosesTheEmptyRoomLeftBehind() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "a")
+        let screen = try server.connect("screen")
+        #expect(try screen.request("WATCH a").isOK("WATCH"))
+        #expect(try ann.request("JOIN b").isOK("JOIN"))
+        // Room a has only the spectator now; when it watches b, a is empty and must close.
+        #expect(try screen.request("WATCH b").isOK("WATCH"))
+        #expect(try ann.request("ROOMS").lines == ["ROOM b set 1 playing"])
+        #expect(server.core.roomCount == 1)
+    }
+
+    @Test func theOnlyPlayerWhoWatchesTheirRoomWatchesTheLiveRoom() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "solo")
+        #expect(try ann.request("WATCH solo").isOK("WATCH"))
+        #expect(server.core.roomCount == 1, "the room stays open for its spectator")
+        _ = try server.player("bob", room: "solo")
+        #expect(ann.readAvailable().contains("JOINED bob"), "the spectator sees the room it watches")
+    }
+}

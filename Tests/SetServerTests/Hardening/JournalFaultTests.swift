@@ -132,15 +132,9 @@ import Testing
 
     /// A state directory on a read-only file system: setd cannot keep its promise, so it does not start.
     @Test(.timeLimit(.minutes(2))) func aReadOnlyStateDirectoryIsRefused() throws {
-        guard geteuid() == 0 else {
-            print("skipped aReadOnlyStateDirectoryIsRefused: mounting a read-only tmpfs needs root")
-            return
-        }
-        let mountPoint = try TemporaryDirectory("setd-readonly")
-        try #require(
-            Child.run("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=1m,mode=0700", "tmpfs", mountPoint.path])
-                .status == 0)
-        defer { _ = try? Child.run("/bin/umount", ["-l", mountPoint.path]) }
+        guard let mountPoint = try Tmpfs(options: "ro,size=1m", for: "aReadOnlyStateDirectoryIsRefused")
+        else { return }
+        defer { mountPoint.unmount() }
         let (status, errors) = try refusedStart(["--state-dir", mountPoint.path])
         #expect(status != nil && status != 0, "\(errors)")
         #expect(errors.contains(mountPoint.path) && errors.contains("Read-only file system"), "\(errors)")
@@ -282,15 +276,11 @@ import Testing
     /// A full disk: changes are refused with UNAVAILABLE, reads go on, nothing acknowledged is lost, and
     /// changes resume by themselves when space comes back. Needs root, for a small tmpfs of its own.
     @Test(.timeLimit(.minutes(2))) func aFullDiskRefusesChangesAndLosesNothingAcknowledged() throws {
-        guard geteuid() == 0 else {
-            print("skipped aFullDiskRefusesChangesAndLosesNothingAcknowledged: mounting a tmpfs needs root")
-            return
-        }
-        let mountPoint = try TemporaryDirectory("setd-full")
-        try #require(
-            Child.run("/bin/mount", ["-t", "tmpfs", "-o", "size=8m,mode=0700", "tmpfs", mountPoint.path])
-                .status == 0)
-        defer { _ = try? Child.run("/bin/umount", ["-l", mountPoint.path]) }
+        guard
+            let mountPoint = try Tmpfs(
+                options: "size=8m", for: "aFullDiskRefusesChangesAndLosesNothingAcknowledged")
+        else { return }
+        defer { mountPoint.unmount() }
         let state = mountPoint.path + "/state"
         let arguments = ["--state-dir", state, "--seed", "4"]
         var daemon = try Daemon(arguments)
@@ -350,4 +340,26 @@ import Testing
         daemon.kill9()
         _ = daemon.log
     }
+}
+
+/// A small tmpfs of a test's own, for a full or read-only disk; mounting needs root, so without it the
+/// test says why it skipped and `init` returns `nil`.
+private final class Tmpfs {
+    private let directory: TemporaryDirectory
+    var path: String { directory.path }
+
+    init?(options: String, for test: String) throws {
+        guard geteuid() == 0 else {
+            print("skipped \(test): mounting a tmpfs needs root")
+            return nil
+        }
+        directory = try TemporaryDirectory("setd-tmpfs")
+        let mounted = try Child.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "\(options),mode=0700", "tmpfs", directory.path])
+        guard mounted.status == 0 else {
+            throw ClientError(description: "mount -o \(options) failed: \(mounted.output)")
+        }
+    }
+
+    func unmount() { _ = try? Child.run("/bin/umount", ["-l", directory.path]) }
 }
