@@ -15,6 +15,8 @@ let package = Package(
         // Client lines to commands and server lines to text, and a client's view of a room built from
         // them (shared by the terminal client and the bots). Pure; no sockets.
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
+        // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
+        .target(name: "SetDigest"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
@@ -35,6 +37,7 @@ let package = Package(
         .executableTarget(name: "game-bench", dependencies: ["SetGame"]),
         .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
+        .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
