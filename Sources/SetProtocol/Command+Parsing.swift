@@ -3,7 +3,7 @@ import SetGame
 extension Command {
     /// Every verb with its argument synopsis, for `HELP` and for error messages.
     public static let synopses: [(verb: String, usage: String)] = [
-        ("HELLO", "HELLO <name>"),
+        ("HELLO", "HELLO <name> [key=<secret>]"),
         ("RESUME", "RESUME <token>"),
         ("ROOMS", "ROOMS"),
         ("JOIN", "JOIN <room> [set|matchismo] [<option>=<value> ...]"),
@@ -18,6 +18,13 @@ extension Command {
         ("PING", "PING"),
         ("HELP", "HELP"),
         ("QUIT", "QUIT"),
+        ("READY", "READY"),
+        ("START", "START"),
+        ("STATS", "STATS [<name>]"),
+        ("TOP", "TOP [normal|junior|chain|ultra|matchismo]"),
+        ("KICK", "KICK <name>"),
+        ("LOCK", "LOCK"),
+        ("UNLOCK", "UNLOCK"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -57,7 +64,25 @@ extension Command {
             args.count == 1 ? .success(make(args[0])) : .failure(usage())
         }
         switch verb {
-        case "HELLO": return one { .hello(name: $0) }
+        case "HELLO":
+            guard let name = args.first, args.count <= 2 else { return .failure(usage()) }
+            return parseOptions(args.dropFirst(), verb: verb).flatMap { options in
+                guard options.keys.allSatisfy({ $0 == "key" }) else {
+                    return .failure(ProtocolError(verb, .badOption, "HELLO takes only key=<secret>"))
+                }
+                return .success(.hello(name: name, key: options["key"]))
+            }
+        case "READY": return none(.ready)
+        case "START": return none(.start)
+        case "LOCK": return none(.lock)
+        case "UNLOCK": return none(.unlock)
+        case "KICK": return one { .kick(name: $0) }
+        case "STATS":
+            guard args.count <= 1 else { return .failure(usage()) }
+            return .success(.stats(name: args.first))
+        case "TOP":
+            guard args.count <= 1 else { return .failure(usage()) }
+            return .success(.top(mode: args.first?.lowercased()))
         case "RESUME": return one { .resume(token: $0) }
         case "ROOMS": return none(.rooms)
         case "LEAVE": return none(.leave)

@@ -1,7 +1,8 @@
 /// A command a client sent, parsed from one line.
 public enum Command: Equatable, Sendable {
-    /// `HELLO <name>`: take a name; the reply carries the token for `RESUME`.
-    case hello(name: String)
+    /// `HELLO <name> [key=<secret>]`: take a name; the reply carries the token for `RESUME`. With a key,
+    /// an unclaimed name is claimed, and a claimed name is taken only with its key.
+    case hello(name: String, key: String? = nil)
     /// `RESUME <token>`: take back a seat kept after a drop.
     case resume(token: String)
     /// `ROOMS`: list the public rooms.
@@ -30,6 +31,20 @@ public enum Command: Equatable, Sendable {
     case help
     /// `QUIT`: say goodbye; the server closes after the reply.
     case quit
+    /// `READY`: in a waiting room, say you are ready to start.
+    case ready
+    /// `START`: the host starts the countdown of a waiting room.
+    case start
+    /// `STATS [<name>]`: a name's totals and rating per mode (your own without a name).
+    case stats(name: String?)
+    /// `TOP [<mode>]`: the best ratings of a mode (`normal` without one).
+    case top(mode: String?)
+    /// `KICK <name>`: the host takes a player's seat away.
+    case kick(name: String)
+    /// `LOCK`: the host closes the room to new players.
+    case lock
+    /// `UNLOCK`: the host opens the room to new players again.
+    case unlock
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -57,6 +72,13 @@ public enum Command: Equatable, Sendable {
         case .ping: return "PING"
         case .help: return "HELP"
         case .quit: return "QUIT"
+        case .ready: return "READY"
+        case .start: return "START"
+        case .stats: return "STATS"
+        case .top: return "TOP"
+        case .kick: return "KICK"
+        case .lock: return "LOCK"
+        case .unlock: return "UNLOCK"
         }
     }
 }

@@ -53,6 +53,12 @@ public enum ErrorCode: Hashable, Sendable {
     /// The server cannot make the change durable now (its journal cannot be written), so it did not
     /// make it; reading commands still work.
     case unavailable
+    /// The room is waiting for its players to be ready: nobody may claim yet.
+    case notStarted
+    /// `READY` or `START` outside a room's waiting time.
+    case notWaiting
+    /// The room's host has locked it: no new players.
+    case locked
     /// A code this version does not know, as the server sent it.
     case unrecognized(String)
 }
@@ -62,7 +68,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
     public static let allCases: [ErrorCode] = [
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
         .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .tooManyRooms,
-        .tooLong, .badUTF8, .slowDown, .full, .unavailable,
+        .tooLong, .badUTF8, .slowDown, .full, .unavailable, .notStarted, .notWaiting, .locked,
     ]
 
     /// Known codes by their text, so parsing an `ERR` line is one lookup.
@@ -101,6 +107,9 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .slowDown: return "SLOWDOWN"
         case .full: return "FULL"
         case .unavailable: return "UNAVAILABLE"
+        case .notStarted: return "NOTSTARTED"
+        case .notWaiting: return "NOTWAITING"
+        case .locked: return "LOCKED"
         case .unrecognized(let code): return code
         }
     }

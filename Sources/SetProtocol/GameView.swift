@@ -47,6 +47,16 @@ public struct GameView: Sendable {
     public var players: [Player] = []
     /// The final scores, once the game is over.
     public var finalScores: [(name: String, score: Int)]?
+    /// Who hosts the room (may `START`, `KICK`, `LOCK`), as the last `HOST` line said.
+    public var host: String?
+    /// The seconds left before the deal while a waiting room counts down (`COUNTDOWN`), else `nil`.
+    public var countdown: Int?
+    /// In a waiting room, how many of the online seated players said `READY`, as the last `READY` said.
+    public var readyCount: (ready: Int, seated: Int)?
+    /// The score sheet of the game that just ended (the `STATS` lines after `OVER`), in `OVER`'s order.
+    public var scoreSheet: [ScoreSheetEntry] = []
+    /// The length of the game that just ended, in milliseconds (`DURATION`).
+    public var gameDuration: Int?
     /// Problems found in what the server sent (bad card codes, duplicate cards) and not yet drained; at
     /// most ``maximumKeptErrors``, so a hostile server cannot grow the client's memory.
     public private(set) var protocolErrors: [String] = []
@@ -85,7 +95,11 @@ public struct GameView: Sendable {
             room = name
             self.game = game
             self.status = status
-            if status == .playing { finalScores = nil }
+            if status != .over { finalScores = nil }
+            if status != .waiting {
+                countdown = nil
+                readyCount = nil
+            }
         case .options(let pairs):
             options = Dictionary(pairs, uniquingKeysWith: { _, last in last })
         case .board(let revision, let cards):
@@ -111,9 +125,21 @@ public struct GameView: Sendable {
             players = players.map { Player(name: $0.name, score: 0, isOnline: $0.isOnline) }
             finalScores = nil
             chain = []
+            (scoreSheet, gameDuration, countdown, readyCount) = ([], nil, nil, nil)
         case .over(let scores):
             finalScores = scores
             status = .over
+            (scoreSheet, gameDuration) = ([], nil)
+        case .host(let name):
+            host = name
+        case .countdown(let n):
+            countdown = n
+        case .ready(_, let ready, let seated):
+            readyCount = (ready, seated)
+        case .stats(let entry):
+            scoreSheet.append(entry)
+        case .duration(let ms):
+            gameDuration = ms
         default:
             return false
         }

@@ -31,6 +31,12 @@ public enum OKDetail: Equatable, Sendable {
     case choose(cards: [String])
     /// `OK NEW started` or `OK NEW voted <votes>/<needed>`.
     case new(NewGameOutcome)
+    /// `OK READY <ready> <seated>`: `ready` of the `seated` online players are ready.
+    case ready(ready: Int, seated: Int)
+    /// `OK STATS <count>`: how many `RATING` lines the reply had.
+    case stats(count: Int)
+    /// `OK TOP <count>`: how many `TOP` lines the reply had.
+    case top(count: Int)
     /// Any other `OK`: a verb whose reply carries no detail (`CHAT`, `PING` …), a verb this
     /// version does not know, or a detail that is not in its documented shape.
     case other(verb: String, detail: String)
@@ -67,6 +73,11 @@ public enum OKDetail: Equatable, Sendable {
         case ("ROOMS", 1): read = Int(words[0]).map { .rooms(count: $0) }
         case ("HISTORY", 1): read = Int(words[0]).map { .history(count: $0) }
         case ("CHOOSE", _): read = .choose(cards: words)
+        case ("READY", 2):
+            guard let ready = Int(words[0]), let seated = Int(words[1]) else { return nil }
+            read = .ready(ready: ready, seated: seated)
+        case ("STATS", 1): read = Int(words[0]).map { .stats(count: $0) }
+        case ("TOP", 1): read = Int(words[0]).map { .top(count: $0) }
         case ("NEW", 1) where words[0] == "started": read = .new(.started)
         case ("NEW", 2) where words[0] == "voted":
             let parts = words[1].split(separator: "/", omittingEmptySubsequences: false)
@@ -93,6 +104,9 @@ public enum OKDetail: Equatable, Sendable {
         case .hint: return "HINT"
         case .choose: return "CHOOSE"
         case .new: return "NEW"
+        case .ready: return "READY"
+        case .stats: return "STATS"
+        case .top: return "TOP"
         case .other(let verb, _): return verb
         }
     }
@@ -104,8 +118,10 @@ public enum OKDetail: Equatable, Sendable {
         case .resume(let name, let room, let count): return room.map { "\(name) \($0) \(count)" } ?? name
         case .join(let room, let count), .watch(let room, let count): return "\(room) \(count)"
         case .leave(let room): return room
-        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count):
+        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
+            .stats(let count), .top(let count):
             return "\(count)"
+        case .ready(let ready, let seated): return "\(ready) \(seated)"
         case .choose(let cards): return cards.joined(separator: " ")
         case .new(.started): return "started"
         case .new(.voted(let votes, let needed)): return "voted \(votes)/\(needed)"
@@ -117,14 +133,15 @@ public enum OKDetail: Equatable, Sendable {
     public var line: ServerLine { .ok(verb: verb, detail: detail) }
 
     /// How many data lines the reply says came right before this line (protocol.md, "Replies and
-    /// events"): the count at the end of `ROOMS`, `HISTORY`, `HELP`, `HINT`, `JOIN`, `WATCH`, `STATE`
-    /// and `RESUME`, and 0 for every other reply.
+    /// events"): the count at the end of `ROOMS`, `HISTORY`, `HELP`, `HINT`, `STATS`, `TOP`, `JOIN`,
+    /// `WATCH`, `STATE` and `RESUME`, and 0 for every other reply.
     public var dataCount: Int {
         switch self {
         case .resume(_, _, let count), .join(_, let count), .watch(_, let count): return count
-        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count):
+        case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
+            .stats(let count), .top(let count):
             return count
-        case .hello, .leave, .choose, .new, .other: return 0
+        case .hello, .leave, .choose, .new, .ready, .other: return 0
         }
     }
 }

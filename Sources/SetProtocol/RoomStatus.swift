@@ -8,4 +8,6 @@ public enum RoomStatus: String, Sendable, CaseIterable {
     case playing
     /// The game is over; `NEW` starts another.
     case over
+    /// The room (`start=ready`) waits for its players to say `READY`, or its host `START`.
+    case waiting
 }

@@ -85,6 +85,13 @@ private struct Parser {
     static let helpKey = key("HELP".utf8)
     static let pingKey = key("PING".utf8)
     static let byeKey = key("BYE".utf8)
+    static let readyKey = key("READY".utf8)
+    static let hostKey = key("HOST".utf8)
+    static let kickedKey = key("KICKED".utf8)
+    static let lockedKey = key("LOCKED".utf8)
+    static let statsKey = key("STATS".utf8)
+    static let ratingKey = key("RATING".utf8)
+    static let topKey = key("TOP".utf8)
     static let onlineKey = key("online".utf8)
     static let awayKey = key("away".utf8)
     static let dashKey = key("-".utf8)
@@ -229,7 +236,60 @@ private struct Parser {
         case Self.helpKey: return .help(rest(after: 1))
         case Self.pingKey: return .ping(rest(after: 1))
         case Self.byeKey: return .bye(rest(after: 1))
+        case Self.readyKey where count == 4:
+            guard let ready = int(word: 2), let seated = int(word: 3) else { return nil }
+            return .ready(name: word(1), ready: ready, seated: seated)
+        case Self.hostKey where count == 2: return .host(word(1))
+        case Self.kickedKey where count == 3: return .kicked(name: word(1), by: word(2))
+        case Self.lockedKey where count == 2: return .locked(word(1))
+        case Self.statsKey where count == 7:
+            guard let sets = field(2, "sets"), let wrong = field(3, "wrong"), let stale = field(4, "stale"),
+                let fastest = optionalField(5, "fastest"), let mean = optionalField(6, "mean")
+            else { return nil }
+            return .stats(
+                ScoreSheetEntry(
+                    name: word(1), sets: sets, wrong: wrong, stale: stale, fastest: fastest, mean: mean))
+        case Self.ratingKey where count == 9:
+            guard let rating = field(3, "rating"), let games = field(4, "games"), let wins = field(5, "wins"),
+                let sets = field(6, "sets"), let wrong = field(7, "wrong"), let stale = field(8, "stale")
+            else { return nil }
+            return .rating(
+                RatingEntry(
+                    name: word(1), mode: word(2), rating: rating, games: games, wins: wins, sets: sets,
+                    wrong: wrong, stale: stale))
+        case Self.topKey where count == 5:
+            guard let rank = int(word: 1), let rating = int(word: 3), let games = int(word: 4) else {
+                return nil
+            }
+            return .top(rank: rank, name: word(2), rating: rating, games: games)
+        case 0 where count == 2:
+            // Words longer than seven bytes have no key: the few such verbs are compared whole.
+            switch word(0) {
+            case "COUNTDOWN": return int(word: 1).map { .countdown($0) }
+            case "DURATION": return int(word: 1).map { .duration($0) }
+            case "UNLOCKED": return .unlocked(word(1))
+            default: return nil
+            }
         default: return nil
         }
+    }
+
+    /// The number in word `k` if it is `<name>=<number>`.
+    func field(_ k: Int, _ name: String) -> Int? {
+        let range = words[k]
+        let prefix = Array(name.utf8) + [Self.equals]
+        guard range.count > prefix.count, zip(b[range], prefix).allSatisfy({ $0 == $1 }) else { return nil }
+        return int((range.lowerBound + prefix.count)..<range.upperBound)
+    }
+
+    /// Word `k` as `<name>=<number>` or `<name>=-` (no figure): `.some(nil)` for `-`, `nil` otherwise.
+    func optionalField(_ k: Int, _ name: String) -> Int?? {
+        let range = words[k]
+        if range.count == name.utf8.count + 2, b[range.upperBound - 1] == 0x2D,
+            b[range.upperBound - 2] == Self.equals, zip(b[range], name.utf8).allSatisfy({ $0 == $1 })
+        {
+            return .some(nil)
+        }
+        return field(k, name).map { .some($0) }
     }
 }

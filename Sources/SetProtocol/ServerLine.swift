@@ -55,6 +55,28 @@ public enum ServerLine: Equatable, Sendable {
     case ping(String)
     /// `BYE <reason>`: the server is closing the connection.
     case bye(String)
+    /// `READY <name> <ready> <seated>`: somebody in a waiting room is ready; `ready` of the `seated`
+    /// online players are.
+    case ready(name: String, ready: Int, seated: Int)
+    /// `COUNTDOWN <n>`: the game is dealt `n` seconds from now (3, 2, 1).
+    case countdown(Int)
+    /// `HOST <name>`: who hosts the room (a snapshot line, and an event when it changes).
+    case host(String)
+    /// `KICKED <name> <host>`: the host took a player's seat away.
+    case kicked(name: String, by: String)
+    /// `LOCKED <host>`: the host closed the room to new players.
+    case locked(String)
+    /// `UNLOCKED <host>`: the host opened the room to new players again.
+    case unlocked(String)
+    /// `STATS <name> sets=<n> wrong=<n> stale=<n> fastest=<ms> mean=<ms>`: a score sheet line after `OVER`.
+    case stats(ScoreSheetEntry)
+    /// `DURATION <ms>`: the game's length, deal to last set, after the score sheet.
+    case duration(Int)
+    /// `RATING <name> <mode> rating=<r> games=<n> wins=<n> sets=<n> wrong=<n> stale=<n>`: a data line of
+    /// the `STATS` reply.
+    case rating(RatingEntry)
+    /// `TOP <rank> <name> <rating> <games>`: a data line of the `TOP` reply.
+    case top(rank: Int, name: String, rating: Int, games: Int)
     /// A line this version does not know; clients should ignore it.
     case unknown(String)
 
@@ -97,6 +119,16 @@ extension ServerLine {
         case .help(let text): return "HELP \(text)"
         case .ping(let token): return "PING \(token)"
         case .bye(let reason): return "BYE \(reason)"
+        case .ready(let name, let ready, let seated): return "READY \(name) \(ready) \(seated)"
+        case .countdown(let n): return "COUNTDOWN \(n)"
+        case .host(let name): return "HOST \(name)"
+        case .kicked(let name, let host): return "KICKED \(name) \(host)"
+        case .locked(let host): return "LOCKED \(host)"
+        case .unlocked(let host): return "UNLOCKED \(host)"
+        case .stats(let entry): return entry.text
+        case .duration(let ms): return "DURATION \(ms)"
+        case .rating(let entry): return entry.text
+        case .top(let rank, let name, let rating, let games): return "TOP \(rank) \(name) \(rating) \(games)"
         case .unknown(let text): return text
         }
     }
@@ -112,12 +144,14 @@ extension ServerLine {
     /// Whether this line, arriving while `verb` is the oldest command waiting for its reply, has the shape
     /// of that reply's data lines (protocol.md, "Commands"), so that only the count in the final line
     /// tells whether it is data or an event: the `ROOM` lines of `ROOMS`, the `HISTORY`,
-    /// `HINT` and `HELP` lines of those verbs, and the snapshot lines of `JOIN`, `WATCH`, `STATE` and
+    /// `HINT` and `HELP` lines of those verbs, the `RATING` lines of `STATS`, the `TOP` lines of `TOP`, and the snapshot lines of `JOIN`, `WATCH`, `STATE` and
     /// `RESUME`. Snapshot lines are also sent as events in the same shape, so a client applies them
     /// to its view either way.
     public func isData(ofReplyTo verb: String) -> Bool {
         switch (verb, self) {
-        case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help): return true
+        case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help), ("STATS", .rating),
+            ("TOP", .top):
+            return true
         case ("JOIN", _), ("WATCH", _), ("STATE", _), ("RESUME", _): return isSnapshot
         default: return false
         }
@@ -126,7 +160,7 @@ extension ServerLine {
     /// Whether this is one of the lines a room's snapshot is made of.
     public var isSnapshot: Bool {
         switch self {
-        case .room, .options, .board, .deck, .chain, .turn, .player: return true
+        case .room, .options, .board, .deck, .chain, .turn, .player, .host: return true
         default: return false
         }
     }
