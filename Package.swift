@@ -20,7 +20,8 @@ let package = Package(
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
-        .target(name: "SetServerCore", dependencies: ["SetGame", "SetProtocol"], exclude: ["README.md"]),
+        .target(
+            name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"], exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
         .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.

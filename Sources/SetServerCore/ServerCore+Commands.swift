@@ -102,7 +102,7 @@ extension ServerCore {
             let listing = roomListing()
             outbox.send(listing.bytes, to: connection.id)
             return ok("\(listing.count)")
-        case .hello(let name):
+        case .hello(let name, let key):
             guard connection.session == nil else {
                 return fail(.already, "you are \(connection.session!.name)")
             }
@@ -112,6 +112,7 @@ extension ServerCore {
             guard sessionsByName[name] == nil else {
                 return fail(.taken, "\(name) is playing; pick another name")
             }
+            if let error = checkNameClaim(name, key: key) { return .failure(error) }
             stopWatching(connection)
             let session = Session(name: name, token: Session.makeToken(), connection: connection.id)
             sessionsByName[name] = session
@@ -167,6 +168,22 @@ extension ServerCore {
             }
             return seated().flatMap { session, room in
                 unseat(session)
+                return ok(room.name)
+            }
+        case .ready:
+            return seated().flatMap { session, room in room.markReady(session, at: now).flatMap { ok($0) } }
+        case .start:
+            return seated().flatMap { session, room in room.start(by: session, at: now).flatMap { ok($0) } }
+        case .stats(let name):
+            return statsLines(of: name, for: connection).flatMap { counted(data: $0) }
+        case .top(let mode):
+            return topLines(of: mode).flatMap { counted(data: $0) }
+        case .kick(let name):
+            return seated().flatMap { session, room in kick(name, from: room, by: session).flatMap { ok($0) } }
+        case .lock, .unlock:
+            return seated().flatMap { session, room in
+                if let error = room.checkHost(session, verb) { return .failure(error) }
+                room.setLocked(command == .lock)
                 return ok(room.name)
             }
         case .state:
@@ -234,8 +251,10 @@ extension ServerCore {
                 return .failure(
                     ProtocolError("JOIN", .denied, "\(name) is private; JOIN \(name) password=<secret>"))
             }
+            if let refusal = admission(to: existing, of: session) { return .failure(refusal) }
             var asked = options
             asked["password"] = nil  // Checked above; a public room ignores a password.
+            asked["start"] = nil  // Only a new room takes it; an existing one keeps its own.
             switch existing.options.applying(asked, verb: "JOIN") {
             case .failure(let error): return .failure(error)
             case .success(let asked) where asked != existing.options:
@@ -262,7 +281,7 @@ extension ServerCore {
             case .success(let created):
                 room = Room(
                     name: name, options: created, seed: makeRoomSeed(for: name), outbox: outbox,
-                    archive: archive, at: now.wall)
+                    archive: archive, ratings: ratings, at: now.wall)
                 outbox.record(.room(name: name, seed: room.seed, options: created.journalPairs))
                 outbox.record(
                     .game(
@@ -284,9 +303,10 @@ extension ServerCore {
     /// Whether `command` would change what the journal keeps: seats, games, claims, chat.
     private func changesJournal(_ command: Command, from connection: Client) -> Bool {
         switch command {
-        case .join, .leave, .choose, .new, .chat: return true
+        case .join, .leave, .choose, .new, .chat, .ready, .start, .kick, .lock, .unlock: return true
         case .watch: return connection.session?.room != nil
-        case .ping, .help, .quit, .rooms, .hello, .resume, .state, .hint, .history: return false
+        case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
+        case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top: return false
         }
     }
 

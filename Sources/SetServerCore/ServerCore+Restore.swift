@@ -81,7 +81,7 @@ extension ServerCore {
                 seated.append(session)
             }
             rooms[snapshot.name] = try Room(
-                restoring: snapshot, sessions: seated, outbox: outbox, archive: archive)
+                restoring: snapshot, sessions: seated, outbox: outbox, archive: archive, ratings: ratings)
         case .room(let name, let seed, let pairs):
             guard let options = RoomOptions(journalPairs: pairs) else {
                 throw JournalFormatError(description: "room \(name) has options it cannot have")
@@ -91,7 +91,8 @@ extension ServerCore {
             }
             // The game record that follows sets the room's real start time.
             rooms[name] = Room(
-                name: name, options: options, seed: seed, outbox: outbox, archive: archive, at: 0)
+                name: name, options: options, seed: seed, outbox: outbox, archive: archive, ratings: ratings,
+                at: 0)
         case .game(let name, let index, let time, let first, let pairs):
             guard let options = RoomOptions(journalPairs: pairs) else {
                 throw JournalFormatError(description: "a game of \(name) has options it cannot have")
@@ -145,6 +146,8 @@ extension ServerCore {
             rooms[name] = nil
         case .archive(let name, let game):
             archive.keep(game, of: name)
+        case .ready, .deal, .stale, .lock, .kick, .rating, .nameClaim:
+            try replayNight(record, in: rooms)
         }
     }
 
@@ -162,6 +165,7 @@ extension ServerCore {
         for (name, games) in archive.games.sorted(by: { $0.key < $1.key }) {
             records += games.map { .archive(room: name, game: $0) }
         }
+        records += ratingAndClaimRecords()
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
             records.append(.snapshot(room.journalSnapshot))
         }
@@ -179,6 +183,8 @@ extension ServerCore {
             for entry in game.entries {
                 lines.append(.history("GAME \(number + 1) \(entry.seconds) \(entry.name) \(entry.detail)"))
             }
+            for entry in game.sheet { lines.append(.history("GAME \(number + 1) STATS \(entry.fields)")) }
+            if let duration = game.duration { lines.append(.history("GAME \(number + 1) DURATION \(duration)")) }
         }
         return lines
     }

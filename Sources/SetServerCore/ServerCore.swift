@@ -14,6 +14,10 @@ public final class ServerCore {
     public let configuration: ServerConfiguration
     let outbox: Outbox
     let archive: Archive
+    /// Every name's totals and ratings, per mode.
+    let ratings = RatingBook()
+    /// Names claimed with a key.
+    let nameClaims = NameClaims()
     /// The last `ROOMS` listing and the version it was made at.
     var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
@@ -83,8 +87,8 @@ public final class ServerCore {
         return drain()
     }
 
-    /// Runs the timers due at `now`: registration deadlines, idle timeouts, server `PING`s and expired
-    /// grace periods. The shell calls it about once a second.
+    /// Runs the timers due at `now`: registration deadlines, idle timeouts, server `PING`s, expired
+    /// grace periods and waiting rooms' countdowns. The shell calls it about once a second.
     public func tick(at now: Instant) -> [Effect] {
         let time = now.uptime
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
@@ -104,6 +108,9 @@ public final class ServerCore {
             guard let since = session.awaySince, time - since > configuration.grace else { continue }
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
+        }
+        for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
+            room.advanceCountdown(at: now)
         }
         return drain()
     }

@@ -1,4 +1,5 @@
 import SetGame
+import SetProtocol
 
 extension JournalRecord {
     /// The journal format this version writes.
@@ -78,6 +79,52 @@ extension JournalRecord {
                 out.append(entry.name)
                 out.append(entry.detail)
             }
+            // The score sheet comes last, so an archive record written before it still reads.
+            if !game.sheet.isEmpty || game.duration != nil {
+                out.append(game.sheet.count)
+                for line in game.sheet {
+                    out.append(line.name)
+                    out.append(line.sets)
+                    out.append(line.wrong)
+                    out.append(line.stale)
+                    out.append(line.fastest ?? -1)
+                    out.append(line.mean ?? -1)
+                }
+                out.append(game.duration ?? -1)
+            }
+        case .ready(let room, let name):
+            out = RecordWriter("ready")
+            out.append(room)
+            out.append(name)
+        case .deal(let room, let time):
+            out = RecordWriter("deal")
+            out.append(room)
+            out.append(time: time)
+        case .stale(let room, let name):
+            out = RecordWriter("stale")
+            out.append(room)
+            out.append(name)
+        case .lock(let room, let isLocked, let host):
+            out = RecordWriter("lock")
+            out.append(room)
+            out.append(isLocked)
+            out.append(host)
+        case .kick(let room, let name, let host):
+            out = RecordWriter("kick")
+            out.append(room)
+            out.append(name)
+            out.append(host)
+        case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
+            out = RecordWriter("rating")
+            out.append(name)
+            out.append(mode)
+            out.append(rating)
+            for figure in [games, wins, sets, wrong, stale] { out.append(figure) }
+        case .nameClaim(let name, let salt, let digest):
+            out = RecordWriter("name-claim")
+            out.append(name)
+            out.append(salt)
+            out.append(digest)
         }
         return out.body
     }
@@ -128,12 +175,37 @@ extension JournalRecord {
             for _ in 0..<(try r.count()) { scores.append((try r.text(), try r.int())) }
             var entries: [(seconds: Int, name: String, detail: String)] = []
             for _ in 0..<(try r.count()) { entries.append((try r.int(), try r.text(), try r.text())) }
+            var sheet: [ScoreSheetEntry] = []
+            var duration: Int?
+            if !r.isAtEnd {
+                func figure(_ n: Int) -> Int? { n < 0 ? nil : n }
+                for _ in 0..<(try r.count()) {
+                    let name = try r.text()
+                    let (sets, wrong, stale) = (try r.int(), try r.int(), try r.int())
+                    let (fastest, mean) = (try r.int(), try r.int())
+                    sheet.append(
+                        ScoreSheetEntry(
+                            name: name, sets: sets, wrong: wrong, stale: stale, fastest: figure(fastest),
+                            mean: figure(mean)))
+                }
+                duration = figure(try r.int())
+            }
             return .archive(
                 room: room,
                 game: ArchivedGame(
                     startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
-                    entries: entries
+                    entries: entries, sheet: sheet, duration: duration
                 ))
+        case "ready": return .ready(room: try r.text(), name: try r.text())
+        case "deal": return .deal(room: try r.text(), time: try r.time())
+        case "stale": return .stale(room: try r.text(), name: try r.text())
+        case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())
+        case "kick": return .kick(room: try r.text(), name: try r.text(), by: try r.text())
+        case "rating":
+            return .rating(
+                name: try r.text(), mode: try r.text(), rating: try r.uint64(), games: try r.int(),
+                wins: try r.int(), sets: try r.int(), wrong: try r.int(), stale: try r.int())
+        case "name-claim": return .nameClaim(name: try r.text(), salt: try r.text(), digest: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
         }
@@ -240,6 +312,29 @@ extension RoomSnapshot {
             }
             out.append(list: state.absent.sorted())
         }
+        // The game-night state comes last, so a snapshot written before it still reads.
+        out.append("night")
+        out.append(night.isWaiting)
+        out.append(list: night.ready)
+        out.append(night.host != nil)
+        out.append(night.host ?? "")
+        out.append(night.isLocked)
+        out.append(list: night.kicked)
+        let players = night.tally.players.sorted { $0.key < $1.key }
+        out.append(players.count)
+        for (name, player) in players {
+            out.append(name)
+            out.append(player.sets)
+            out.append(player.wrong)
+            out.append(player.stale)
+            out.append(list: player.setTimes.map(String.init))
+        }
+        let arrivals = night.tally.arrivals.sorted { $0.key < $1.key }
+        out.append(arrivals.count)
+        for (code, time) in arrivals {
+            out.append(code)
+            out.append(time)
+        }
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -321,6 +416,29 @@ extension RoomSnapshot {
         case let other:
             throw RecordReader.Malformed(description: "'\(other.prefix(20))' is not a game")
         }
+        night = Night()
+        guard !r.isAtEnd else { return }
+        let marker = try r.text()
+        guard marker == "night" else {
+            throw RecordReader.Malformed(description: "'\(marker.prefix(20))' where the room's night state goes")
+        }
+        night.isWaiting = try r.bool()
+        night.ready = try r.list()
+        let hasHost = try r.bool()
+        let host = try r.text()
+        night.host = hasHost ? host : nil
+        night.isLocked = try r.bool()
+        night.kicked = try r.list()
+        for _ in 0..<(try r.count()) {
+            let name = try r.text()
+            var player = GameTally.Player(sets: try r.int(), wrong: try r.int(), stale: try r.int())
+            for time in try r.list() {
+                guard let ms = Int(time) else { throw RecordReader.Malformed(description: "'\(time)' is not a time") }
+                player.setTimes.append(ms)
+            }
+            night.tally.players[name] = player
+        }
+        for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
     }
 }
 

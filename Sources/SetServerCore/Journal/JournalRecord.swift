@@ -1,4 +1,5 @@
 import SetGame
+import SetProtocol
 
 /// One line of the journal: a change that was accepted, in the order it was accepted, or the whole state
 /// of a room.
@@ -32,6 +33,20 @@ public enum JournalRecord: Equatable, Sendable {
     case close(room: String)
     /// A finished game, kept for `HISTORY <room>`.
     case archive(room: String, game: ArchivedGame)
+    /// A player of a waiting room said `READY`.
+    case ready(room: String, name: String)
+    /// A waiting room's countdown ended and its game was dealt at `time` (Unix seconds).
+    case deal(room: String, time: Double)
+    /// A SET claim came too late (`STALE`): it changes no board, only the score sheet.
+    case stale(room: String, name: String)
+    /// The host locked (`true`) or unlocked the room.
+    case lock(room: String, isLocked: Bool, by: String)
+    /// The host took `name`'s seat; the `unseat` record follows. The name may not join again.
+    case kick(room: String, name: String, by: String)
+    /// A name's totals and rating in a mode, as they are after a game (the rating's exact bits).
+    case rating(name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
+    /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
+    case nameClaim(name: String, salt: String, digest: String)
 
     public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }
@@ -51,12 +66,19 @@ public struct ArchivedGame: Equatable, Sendable {
     public var scores: [(name: String, score: Int)]
     /// Seconds since the start, who, and what: the cards of a set, or a Matchismo history entry.
     public var entries: [(seconds: Int, name: String, detail: String)]
+    /// The score sheet, in `OVER`'s order (empty for a game archived before score sheets).
+    public var sheet: [ScoreSheetEntry]
+    /// The game's length in milliseconds, deal to last set (`nil` before score sheets).
+    public var duration: Int?
 
     /// Creates an archived game.
     public init(
         startedAt: Double, endedAt: Double, password: String? = nil, scores: [(name: String, score: Int)],
-        entries: [(seconds: Int, name: String, detail: String)]
+        entries: [(seconds: Int, name: String, detail: String)], sheet: [ScoreSheetEntry] = [],
+        duration: Int? = nil
     ) {
+        self.sheet = sheet
+        self.duration = duration
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.password = password
@@ -109,6 +131,38 @@ public struct RoomSnapshot: Equatable, Sendable {
     public var seats: [Seat]
     /// The game.
     public var game: Game
+    /// What the game-night features keep: absent from snapshots written before them.
+    public var night = Night()
+
+    /// A room's readiness, host, lock and score sheet so far.
+    public struct Night: Equatable, Sendable {
+        /// Whether the room waits for `READY`/`START` (a countdown under way restores as waiting).
+        public var isWaiting = false
+        /// Who said `READY`, in name order.
+        public var ready: [String] = []
+        /// The host, `nil` while nobody is seated.
+        public var host: String?
+        /// Whether the host locked the room.
+        public var isLocked = false
+        /// Names kicked, in name order: they may not join again.
+        public var kicked: [String] = []
+        /// The current game's score sheet so far.
+        public var tally = GameTally()
+
+        /// Creates a room's state; with no arguments, that of a room made before these features: playing,
+        /// no host known.
+        public init(
+            isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
+            kicked: [String] = [], tally: GameTally = GameTally()
+        ) {
+            self.isWaiting = isWaiting
+            self.ready = ready
+            self.host = host
+            self.isLocked = isLocked
+            self.kicked = kicked
+            self.tally = tally
+        }
+    }
 
     public static func == (lhs: RoomSnapshot, rhs: RoomSnapshot) -> Bool {
         JournalRecord.snapshot(lhs) == JournalRecord.snapshot(rhs)

@@ -6,6 +6,9 @@ extension Room {
     func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant)
         -> Result<String, ProtocolError>
     {
+        guard !isWaiting else {
+            return .failure(ProtocolError("CHOOSE", .notStarted, notStartedText))
+        }
         if let setGame { return claim(picks, revision: revision, by: session, on: setGame, at: now) }
         return turn(picks, revision: revision, by: session, on: matchismoGame!, at: now)
     }
@@ -50,23 +53,27 @@ extension Room {
             let time = now.wall
             historyTimes.append(time)
             record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
+            tally.noteSet(by: session.name, cards: taken.cards.map(\.code), at: time)
+            tally.noteBoard(visibleCodes, at: time)
+            note("set", ("name", session.name), ("cards", taken.cards.map(\.code).joined(separator: " ")))
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
-            if setGame.isOver {
-                lines += [roomLine, overLine]
-                archiveFinishedGame()
-            }
+            if setGame.isOver { lines += finishGame() }
             broadcast(lines)
             return .success(taken.cards.map(\.code).joined(separator: " "))
         case .failure(.notSet(let why)):
             record(.claim(room: name, name: session.name, time: now.wall, cards: named))
+            tally.noteWrong(by: session.name)
+            note("wrong", ("name", session.name), ("cards", named.joined(separator: " ")))
             let penalty = setGame.options.wrongClaimPenalty
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
             if penalty > 0 { lines.append(playerLine(session)) }
             broadcast(lines)
             return .failure(ProtocolError("CHOOSE", .notSet, why))
         case .failure(.stale(let why)):
+            record(.stale(room: name, name: session.name))
+            tally.noteStale(by: session.name)
             return .failure(ProtocolError("CHOOSE", .stale, why))
         case .failure(.malformed(let why)):
             return .failure(ProtocolError("CHOOSE", .args, why))
@@ -112,15 +119,13 @@ extension Room {
             let time = now.wall
             historyTimes.append(time)
             record(.choose(room: name, name: session.name, time: time, position: position))
+            noteChoice(choice, by: session.name)
             var lines: [ServerLine] = [
                 .chose(name: session.name, points: choice.points, text: choice.text), boardLine,
                 playerLine(session),
                 turnLine,
             ]
-            if matchismo.isOver {
-                lines += [roomLine, overLine]
-                archiveFinishedGame()
-            }
+            if matchismo.isOver { lines += finishGame() }
             broadcast(lines)
             return .success(matchismo.slots[position].card.code)
         case .failure(let error):
@@ -142,6 +147,7 @@ extension Room {
         guard case .set(let setGame) = game else {
             return .failure(ProtocolError("HINT", .noHints, "Matchismo has no hints"))
         }
+        guard !isWaiting else { return .failure(ProtocolError("HINT", .notStarted, notStartedText)) }
         guard options.hintsEnabled else {
             return .failure(ProtocolError("HINT", .noHints, "hints are off in this room"))
         }
@@ -176,13 +182,16 @@ extension Room {
         votes[session.name] = newOptions
         let inFavour = votes.values.count { $0 == newOptions }
         let needed = online / 2 + 1
-        guard isOver || online <= 1 || inFavour >= needed else {
+        // Between games (over, or waiting for the players) the host's options apply at once.
+        let isBetweenGames = isOver || isWaiting
+        guard isOver || online <= 1 || inFavour >= needed || (isBetweenGames && session.name == host) else {
             var shown = newOptions.pairs
             if newOptions.password != nil { shown.append(("private", "yes")) }
             broadcast([.vote(name: session.name, votes: inFavour, needed: needed, options: shown)])
             return .success("voted \(inFavour)/\(needed)")
         }
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
+        note("new-game", ("name", session.name), ("index", "\(gameIndex)"))
         broadcast([.newGame(session.name)] + snapshot)
         return .success("started")
     }
@@ -211,8 +220,11 @@ extension Room {
             throw JournalFormatError(description: "a SET claim in Matchismo room \(name)")
         }
         switch outcome {
-        case .success: historyTimes.append(time)
-        case .failure(.notSet): break
+        case .success:
+            historyTimes.append(time)
+            tally.noteSet(by: player, cards: cards.map(\.code), at: time)
+            tally.noteBoard(visibleCodes, at: time)
+        case .failure(.notSet): tally.noteWrong(by: player)
         case .failure(let error):
             throw JournalFormatError(
                 description: "the claim of \(player) in \(name) does not replay: \(error)")
@@ -224,10 +236,11 @@ extension Room {
         guard let outcome = updateMatchismo({ $0.choose(position, by: player) }) else {
             throw JournalFormatError(description: "a Matchismo choice in SET room \(name)")
         }
-        guard case .success = outcome else {
+        guard case .success(let choice) = outcome else {
             throw JournalFormatError(
                 description: "the choice of \(player) in \(name) does not replay: \(outcome)")
         }
+        noteChoice(choice, by: player)
         historyTimes.append(time)
     }
 }

@@ -30,13 +30,33 @@ final class Room {
     /// The number of the current game, 0 for the first.
     private(set) var gameIndex = 0
     /// Unix time the current game started.
-    private(set) var startedAt: Double
+    var startedAt: Double
     /// Unix time of each history entry of the current game.
     var historyTimes: [Double] = []
     /// Where events, replies and journal records go.
     let outbox: Outbox
     /// Where finished games go.
     let archive: Archive
+    /// Where finished games' ratings go.
+    let ratings: RatingBook
+    /// Whether the game waits for `READY`/`START` (`start=ready`): players see an empty board and the
+    /// full deck, and nobody can claim.
+    var isWaiting = false
+    /// Who said `READY` while the room waits.
+    var readyNames: Set<String> = []
+    /// When the countdown began (uptime), while it runs; the last number it showed.
+    var countdownStartedAt: Double?
+    var countdownShown = 0
+    /// Everyone ready at a moment the room was not told the time: the next tick starts the countdown.
+    var isCountdownPending = false
+    /// The room's host: its creator, then the longest-seated player when the host leaves.
+    var host: String?
+    /// Whether the host closed the room to new players.
+    var isLocked = false
+    /// Names the host kicked: they may not join again while the room exists.
+    var kicked: Set<String> = []
+    /// The current game's score sheet so far.
+    var tally = GameTally()
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
@@ -50,15 +70,20 @@ final class Room {
     /// The SET board as it was before the changes of the last second.
     private var boardBeforeRecentChanges: [Card] = []
 
-    init(name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive, at time: Double)
-    {
+    init(
+        name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive, ratings: RatingBook,
+        at time: Double
+    ) {
         self.name = name
         self.options = options
         self.seed = seed
         self.outbox = outbox
         self.archive = archive
+        self.ratings = ratings
         startedAt = time
         install(Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1))
+        isWaiting = options.startsWhenReady
+        if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
     }
 
     /// The game, for reading.
@@ -67,7 +92,7 @@ final class Room {
         return .matchismo(matchismoGame!)
     }
 
-    private func install(_ game: RoomGame) {
+    func install(_ game: RoomGame) {
         switch game {
         case .set(let game):
             setGame = game
@@ -102,7 +127,7 @@ final class Room {
         outbox.record(record)
     }
 
-    private static func makeGame(_ options: RoomOptions, seed: UInt64, firstRevision: Int) -> RoomGame {
+    static func makeGame(_ options: RoomOptions, seed: UInt64, firstRevision: Int) -> RoomGame {
         switch options.game {
         case .set: return .set(SetGame(options: options.set, seed: seed, firstRevision: firstRevision))
         case .matchismo:
@@ -149,14 +174,23 @@ final class Room {
         session.room = self
         outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: session.token))
+        note("join", ("name", session.name))
+        var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
         if let turnBefore = matchismoGame.map({ $0.turn }) {
             updateMatchismo { $0.addPlayer(session.name) }
-            var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
             if matchismoGame?.turn != turnBefore { lines.append(turnLine) }
-            broadcast(lines, except: session.connection)
-        } else {
-            broadcast([.joined(session.name), playerLine(session), roomLine], except: session.connection)
         }
+        if host == nil {
+            host = session.name
+            lines.append(.host(session.name))
+        }
+        broadcast(lines, except: session.connection)
+    }
+
+    /// Logs a game event at `info` with the room's name first; nothing while replaying the journal.
+    func note(_ event: String, _ fields: (String, String)...) {
+        guard !outbox.isReplaying else { return }
+        outbox.log(.info, event, [("room", name)] + fields)
     }
 
     /// Removes `session`'s seat (their score stays with the game) and tells the others.
@@ -166,10 +200,18 @@ final class Room {
         session.room = nil
         outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
+        note("leave", ("name", session.name))
         votes[session.name] = nil
+        readyNames.remove(session.name)
         var lines: [ServerLine] = [.left(session.name), roomLine]
         if let turn = setPresence(session.name, false, hasLeft: true) { lines.append(turn) }
+        if host == session.name {
+            // The host passes to the player seated longest.
+            host = seats.first?.name
+            if let host { lines.append(.host(host)) }
+        }
         broadcast(lines)
+        startIfAllReady()
     }
 
     /// Shows `session` online or away.
@@ -179,6 +221,7 @@ final class Room {
         if !session.isOnline { votes[session.name] = nil }
         if let turn = setPresence(session.name, session.isOnline) { lines.append(turn) }
         broadcast(lines, except: session.connection)
+        if !session.isOnline { startIfAllReady() }
     }
 
     /// Tells a Matchismo game who is present (or who left the room for good); returns the `TURN` line if
@@ -204,7 +247,9 @@ final class Room {
     /// The `ROOM` line. Whatever changes it (seats, the game ending or restarting, the options) calls
     /// ``Outbox/roomListChanged()``, so the `ROOMS` listing can be kept between changes.
     var roomLine: ServerLine {
-        .room(name: name, game: options.game, players: seats.count, status: isOver ? .over : .playing)
+        .room(
+            name: name, game: options.game, players: seats.count,
+            status: isWaiting ? .waiting : isOver ? .over : .playing)
     }
 
     func playerLine(_ session: Session) -> ServerLine {
@@ -212,6 +257,8 @@ final class Room {
     }
 
     var boardLine: ServerLine {
+        // Nothing is dealt while the room waits: nobody may see a card before the countdown ends.
+        if isWaiting { return .board(revision: revision, cards: []) }
         switch game {
         case .set(let game):
             return .board(
@@ -229,14 +276,20 @@ final class Room {
 
     var deckLine: ServerLine {
         switch game {
-        case .set(let game): return .deck(game.deckCount)
-        case .matchismo(let game): return .deck(game.deckCount)
+        case .set(let game): return .deck(game.deckCount + (isWaiting ? game.board.count : 0))
+        case .matchismo(let game): return .deck(game.deckCount + (isWaiting ? game.slots.count : 0))
         }
+    }
+
+    /// The codes of the cards a claim can use now: the board, and the chain's in chain mode.
+    var visibleCodes: [String] {
+        guard let setGame else { return [] }
+        return setGame.board.map(\.code) + (setGame.chainCards?.map(\.code) ?? [])
     }
 
     var turnLine: ServerLine {
         guard case .matchismo(let game) = game else { return .turn("-") }
-        return .turn(game.isOver ? "-" : game.turn ?? "-")
+        return .turn(game.isOver || isWaiting ? "-" : game.turn ?? "-")
     }
 
     var chainLine: ServerLine? {
@@ -259,6 +312,7 @@ final class Room {
         if let chain = chainLine { lines.append(chain) }
         if case .matchismo = game { lines.append(turnLine) }
         lines += seats.map(playerLine)
+        if let host { lines.append(.host(host)) }
         return lines
     }
 
@@ -326,6 +380,12 @@ final class Room {
         startedAt = time
         historyTimes = []
         votes = [:]
+        isWaiting = options.startsWhenReady
+        readyNames = []
+        countdownStartedAt = nil
+        isCountdownPending = false
+        tally = GameTally()
+        if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
         lastBoardChangeAt = -Double.infinity
         // A claim by position aimed at the last game's board, arriving just after the new deal, is stale.
         if let uptime { noteBoardChange(from: oldRevision, board: oldBoard, at: uptime) }
@@ -334,8 +394,8 @@ final class Room {
         outbox.record(started)
     }
 
-    /// Keeps the game that just ended in the archive.
-    func archiveFinishedGame() {
+    /// Keeps the game that just ended in the archive, with its score sheet.
+    func archiveFinishedGame(sheet: [ScoreSheetEntry], duration: Int) {
         outbox.roomListChanged()  // The game is over: its ROOM line says so.
         let ranked: [(name: String, score: Int)]
         if case .over(let scores) = overLine { ranked = scores } else { ranked = [] }
@@ -353,7 +413,7 @@ final class Room {
         }
         let finished = ArchivedGame(
             startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password,
-            scores: ranked, entries: entries)
+            scores: ranked, entries: entries, sheet: sheet, duration: duration)
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
         outbox.record(.archive(room: name, game: finished))
@@ -376,19 +436,23 @@ extension Room {
             historyTimes: historyTimes,
             votes: votes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.journalPairs) }, creator: creator,
             seats: seats.map { RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: $0.isOnline) },
-            game: state)
+            game: state,
+            night: RoomSnapshot.Night(
+                isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
+                kicked: kicked.sorted(), tally: tally))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
     convenience init(
-        restoring snapshot: RoomSnapshot, sessions: [Session], outbox: Outbox, archive: Archive
+        restoring snapshot: RoomSnapshot, sessions: [Session], outbox: Outbox, archive: Archive,
+        ratings: RatingBook
     ) throws(JournalFormatError) {
         guard let options = RoomOptions(journalPairs: snapshot.options) else {
             throw JournalFormatError(description: "room \(snapshot.name) has options it cannot have")
         }
         self.init(
             name: snapshot.name, options: options, seed: snapshot.seed, outbox: outbox, archive: archive,
-            at: snapshot.startedAt)
+            ratings: ratings, at: snapshot.startedAt)
         do {
             switch (snapshot.game, options.game) {
             case (.set(let state), .set): install(.set(try SetGame(state: state)))
@@ -411,5 +475,15 @@ extension Room {
         creator = snapshot.creator
         seats = sessions
         for session in sessions { session.room = self }
+        let night = snapshot.night
+        isWaiting = night.isWaiting
+        readyNames = Set(night.ready)
+        // A snapshot from before hosts: the creator if still seated, else the longest seated.
+        host = night.host ?? (sessions.contains { $0.name == creator } ? creator : sessions.first?.name)
+        isLocked = night.isLocked
+        kicked = Set(night.kicked)
+        tally = night.tally
+        // A snapshot from before score sheets: the board as it is counts from the restore on.
+        if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }
     }
 }

@@ -10,12 +10,21 @@ struct RoomOptions: Equatable, Sendable {
     /// A private room's password: such a room is not listed by `ROOMS`, and joining or watching it needs
     /// the password. Never shown in `OPTIONS`.
     var password: String?
+    /// `start=ready`: each game waits for its players' `READY` (or the host's `START`) and a countdown;
+    /// `start=now` (the default) deals at once, as nc sessions expect.
+    var startsWhenReady = false
 
     /// Longest password, so a password fits comfortably in a command line.
     static let maximumPasswordLength = 64
 
-    /// The options as `OPTIONS` lists them, in a fixed order.
+    /// The options as `OPTIONS` lists them, in a fixed order; `start=ready` only when it is set, so a
+    /// room made as before lists what it listed before.
     var pairs: [(String, String)] {
+        gamePairs + (startsWhenReady ? [("start", "ready")] : [])
+    }
+
+    /// The options of the game itself.
+    private var gamePairs: [(String, String)] {
         switch game {
         case .set:
             return [
@@ -41,6 +50,9 @@ struct RoomOptions: Equatable, Sendable {
                 return .failure(ProtocolError(verb, .badOption, "\(key)=\(shown): \(key) is \(allowed)"))
             }
             switch (game, key) {
+            case (_, "start"):
+                guard value == "now" || value == "ready" else { return bad("now or ready") }
+                result.startsWhenReady = value == "ready"
             case (_, "password"):
                 guard value.utf8.count <= Self.maximumPasswordLength else {
                     return bad("at most \(Self.maximumPasswordLength) bytes")
@@ -63,7 +75,7 @@ struct RoomOptions: Equatable, Sendable {
                 }
                 result.matchCount = n
             default:
-                let names = pairs.map(\.0).joined(separator: ", ")
+                let names = (gamePairs.map(\.0) + ["start"]).joined(separator: ", ")
                 let shown = TextRules.sanitized(key.prefix(20))
                 return .failure(
                     ProtocolError(

@@ -1,0 +1,102 @@
+import Foundation
+import SetProtocol
+
+/// Every name's totals and rating, per mode (`normal`, `junior`, `chain`, `ultra`, `matchismo`), kept
+/// across games and, through the journal, across restarts.
+///
+/// Ratings follow Set with Friends' formula over the players seated at `OVER`: Qᵢ = 10^(Rᵢ/800),
+/// Eᵢ = Qᵢ/ΣQ, Rᵢ′ = Rᵢ + K(Sᵢ − Eᵢ), K = max(256/(1 + games/20), 64) with the games played before this
+/// one, and Sᵢ the player's share of the game's sets. Shared by the core and its rooms, like the archive.
+final class RatingBook {
+    /// One name's record in one mode.
+    struct Entry: Equatable, Sendable {
+        /// The rating, unrounded (the journal keeps its exact bits, so a restart changes nothing).
+        var rating = RatingBook.startingRating
+        var games = 0
+        var wins = 0
+        var sets = 0
+        var wrong = 0
+        var stale = 0
+    }
+
+    /// What one seated player did in a finished game.
+    struct Result {
+        var name: String
+        var sets: Int
+        var wrong: Int
+        var stale: Int
+        var isWinner: Bool
+    }
+
+    /// A name never rated starts here.
+    static let startingRating = 1500.0
+    /// How many names `TOP` lists.
+    static let topCount = 10
+    /// The modes a rating is kept for, in the order `STATS` lists them.
+    static let modes = ["normal", "junior", "chain", "ultra", "matchismo"]
+
+    private(set) var entries: [String: [String: Entry]] = [:]
+
+    /// The record of `name` in `mode`, if they have one.
+    func entry(_ name: String, mode: String) -> Entry? { entries[name]?[mode] }
+
+    /// Sets a record, as a journal record says it.
+    func set(_ name: String, mode: String, _ entry: Entry) { entries[name, default: [:]][mode] = entry }
+
+    /// The ratings after a game, in `players`' order: `ratings` before, `games` played before, and each
+    /// player's share of the sets. One player, or no sets, changes nothing.
+    static func rated(_ ratings: [Double], games: [Int], shares: [Double]) -> [Double] {
+        guard ratings.count >= 2, shares.reduce(0, +) > 0 else { return ratings }
+        let q = ratings.map { pow(10, $0 / 800) }
+        let total = q.reduce(0, +)
+        return ratings.indices.map { i in
+            let k = max(256 / (1 + Double(games[i]) / 20), 64)
+            return ratings[i] + k * (shares[i] - q[i] / total)
+        }
+    }
+
+    /// Adds a finished game in `mode`; returns the records that changed, in `results`' order.
+    func record(_ results: [Result], mode: String) -> [(name: String, entry: Entry)] {
+        let before = results.map { entries[$0.name]?[mode] ?? Entry() }
+        let totalSets = results.reduce(0) { $0 + $1.sets }
+        let shares = results.map { totalSets > 0 ? Double($0.sets) / Double(totalSets) : 0 }
+        let ratings = Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+        var changed: [(name: String, entry: Entry)] = []
+        for (i, result) in results.enumerated() {
+            var entry = before[i]
+            entry.rating = ratings[i]
+            entry.games += 1
+            entry.wins += result.isWinner ? 1 : 0
+            entry.sets += result.sets
+            entry.wrong += result.wrong
+            entry.stale += result.stale
+            set(result.name, mode: mode, entry)
+            changed.append((result.name, entry))
+        }
+        return changed
+    }
+
+    /// The `RATING` lines of `name`, one per mode played.
+    func lines(of name: String) -> [ServerLine] {
+        Self.modes.compactMap { mode in entries[name]?[mode].map { .rating(Self.figures(name, mode, $0)) } }
+    }
+
+    /// The `TOP` lines of `mode`: best rating first, then more games, then name.
+    func top(_ mode: String) -> [ServerLine] {
+        let rated = entries.compactMap { name, modes in modes[mode].map { (name, $0) } }
+        let ranked = rated.sorted { a, b in
+            if a.1.rating != b.1.rating { return a.1.rating > b.1.rating }
+            if a.1.games != b.1.games { return a.1.games > b.1.games }
+            return a.0 < b.0
+        }
+        return ranked.prefix(Self.topCount).enumerated().map { i, row in
+            .top(rank: i + 1, name: row.0, rating: Int(row.1.rating.rounded()), games: row.1.games)
+        }
+    }
+
+    static func figures(_ name: String, _ mode: String, _ entry: Entry) -> RatingEntry {
+        RatingEntry(
+            name: name, mode: mode, rating: Int(entry.rating.rounded()), games: entry.games, wins: entry.wins,
+            sets: entry.sets, wrong: entry.wrong, stale: entry.stale)
+    }
+}

@@ -1,0 +1,58 @@
+import SetGame
+import SetProtocol
+
+extension Room {
+    /// Counts a Matchismo choice on the score sheet: a match is a "set", a group that does not match a
+    /// wrong claim; turning a first card is neither.
+    func noteChoice(_ choice: MatchismoGame.Choice, by player: String) {
+        if choice.isMatch {
+            tally.noteMatch(by: player)
+        } else if !choice.scored.isEmpty {
+            tally.noteWrong(by: player)
+        }
+    }
+
+    /// The game's length in milliseconds: from the deal to its last set or choice.
+    var durationMilliseconds: Int {
+        GameTally.milliseconds(historyTimes.last ?? startedAt) - GameTally.milliseconds(startedAt)
+    }
+
+    /// The score sheet, one entry per seated player in `OVER`'s order.
+    var scoreSheet: [ScoreSheetEntry] {
+        guard case .over(let scores) = overLine else { return [] }
+        return scores.map { tally.entry(for: $0.name) }
+    }
+
+    /// The rating mode of the game: the SET mode, or `matchismo`.
+    var ratingMode: String { setGame?.options.mode.rawValue ?? "matchismo" }
+
+    /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
+    /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).
+    func finishGame() -> [ServerLine] {
+        let over = overLine
+        let sheet = scoreSheet
+        let duration = durationMilliseconds
+        archiveFinishedGame(sheet: sheet, duration: duration)
+        if case .over(let scores) = over {
+            let best = scores.first?.score
+            let results = sheet.map { entry in
+                RatingBook.Result(
+                    name: entry.name, sets: entry.sets, wrong: entry.wrong, stale: entry.stale,
+                    isWinner: scores.count >= 2 && scores.first { $0.name == entry.name }?.score == best)
+            }
+            // The journal keeps the result, not the arithmetic: a replay sets the same figures.
+            if !outbox.isReplaying {
+                for (player, entry) in ratings.record(results, mode: ratingMode) {
+                    record(
+                        .rating(
+                            name: player, mode: ratingMode, rating: entry.rating.bitPattern, games: entry.games,
+                            wins: entry.wins, sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
+                }
+            }
+            note(
+                "game-over", ("index", "\(gameIndex)"), ("duration-ms", "\(duration)"),
+                ("scores", scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")))
+        }
+        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+    }
+}

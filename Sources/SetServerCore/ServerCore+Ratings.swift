@@ -1,0 +1,95 @@
+import SetProtocol
+
+extension ServerCore {
+    /// The `RATING` lines of `STATS [<name>]`: the named player's, or the asker's own.
+    func statsLines(of name: String?, for connection: Client) -> Result<[ServerLine], ProtocolError> {
+        guard let name = name ?? connection.session?.name else {
+            return .failure(ProtocolError("STATS", .noName, "say HELLO <name> first, or STATS <name>"))
+        }
+        guard TextRules.isValidName(name) else {
+            return .failure(ProtocolError("STATS", .badName, "a name is 1-16 of A-Z a-z 0-9 _ -"))
+        }
+        return .success(ratings.lines(of: name))
+    }
+
+    /// The `TOP` lines of `TOP [<mode>]`, `normal` by default.
+    func topLines(of mode: String?) -> Result<[ServerLine], ProtocolError> {
+        let mode = mode ?? "normal"
+        guard RatingBook.modes.contains(mode) else {
+            let shown = TextRules.sanitized(mode.prefix(20))
+            return .failure(
+                ProtocolError(
+                    "TOP", .badOption, "'\(shown)' is not a mode; modes: \(RatingBook.modes.joined(separator: ", "))"))
+        }
+        return .success(ratings.top(mode))
+    }
+
+    /// Checks `HELLO <name> [key=<secret>]` against the claimed names: a claimed name needs its key; an
+    /// unclaimed one given a key is claimed now (journaled). Called when nothing else can refuse the
+    /// `HELLO`, so a claim is never made for a name that was then not taken.
+    func checkNameClaim(_ name: String, key: String?) -> ProtocolError? {
+        if nameClaims.isClaimed(name) {
+            guard let key, nameClaims.matches(name, key: key) else {
+                outbox.log(.info, "wrong-claim", [("name", name)])
+                return ProtocolError("HELLO", .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
+            }
+            return nil
+        }
+        guard let key else { return nil }
+        guard !key.isEmpty, key.utf8.count <= Self.maximumKeyLength else {
+            return ProtocolError("HELLO", .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
+        }
+        let claim = nameClaims.claim(name, key: key)
+        outbox.record(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
+        outbox.log(.info, "name-claimed", [("name", name)])
+        return nil
+    }
+
+    /// Longest key, like a room's password: it fits comfortably in a command line.
+    static let maximumKeyLength = 64
+
+    /// The ratings and claimed names as journal records, for a compacted journal.
+    func ratingAndClaimRecords() -> [JournalRecord] {
+        var records: [JournalRecord] = []
+        for (name, modes) in ratings.entries.sorted(by: { $0.key < $1.key }) {
+            for (mode, entry) in modes.sorted(by: { $0.key < $1.key }) {
+                records.append(
+                    .rating(
+                        name: name, mode: mode, rating: entry.rating.bitPattern, games: entry.games, wins: entry.wins,
+                        sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
+            }
+        }
+        for (name, claim) in nameClaims.claims.sorted(by: { $0.key < $1.key }) {
+            records.append(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
+        }
+        return records
+    }
+
+    /// Replays a game-night record: readiness, deals, stale claims, locks, kicks, ratings, claims.
+    func replayNight(_ record: JournalRecord, in rooms: [String: Room]) throws(JournalFormatError) {
+        func room(_ name: String) throws(JournalFormatError) -> Room {
+            guard let room = rooms[name] else { throw JournalFormatError(description: "room \(name) does not exist") }
+            return room
+        }
+        switch record {
+        case .ready(let name, let player): try room(name).readyNames.insert(player)
+        case .deal(let name, let time):
+            let dealt = try room(name)
+            guard dealt.isWaiting else { throw JournalFormatError(description: "room \(name) is dealt twice") }
+            dealt.deal(at: time)
+        case .stale(let name, let player): try room(name).tally.noteStale(by: player)
+        case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked
+        case .kick(let name, let player, _): try room(name).kicked.insert(player)
+        case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
+            ratings.set(
+                name, mode: mode,
+                RatingBook.Entry(
+                    rating: Double(bitPattern: rating), games: games, wins: wins, sets: sets, wrong: wrong,
+                    stale: stale))
+        case .nameClaim(let name, let salt, let digest):
+            nameClaims.restore(name, NameClaims.Claim(salt: salt, digest: digest))
+        default:
+            break
+        }
+    }
+}
