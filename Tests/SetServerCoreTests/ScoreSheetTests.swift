@@ -1,0 +1,183 @@
+import SetGame
+import SetProtocol
+import SetTestSupport
+import Testing
+
+@testable import SetServerCore
+
+/// The score sheet after `OVER` (`STATS` per player, `DURATION`), checked against a game scripted on the
+/// virtual clock; and the ratings it feeds, against arithmetic done by hand.
+@Suite struct ScoreSheetTests {
+    /// Whole milliseconds of a wall-clock time, as the server counts them.
+    private func ms(_ time: Double) -> Int { Int((time * 1000).rounded()) }
+
+    @Test func theScoreSheetHasTheFiguresOfAScriptedGame() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "sheet", options: "start=ready")
+        let (bob, _) = try server.player("bob", room: "sheet")
+        _ = try ann.request("START")
+        server.advance(by: 3)
+        let dealtAt = ms(server.now.wall)
+        var board = try #require(BoardView.last(in: ann.readAvailable()))
+        _ = bob.readAvailable()
+        // The observer's own record of when each card came onto the board, from the BOARD lines alone.
+        var arrivals = Dictionary(uniqueKeysWithValues: board.cards.map { ($0.code, dealtAt) })
+        var times: [String: [Int]] = ["ann": [], "bob": []]
+        var lastClaimAt = dealtAt
+
+        func take(_ client: EmbeddedClient, after seconds: Double) throws -> Reply {
+            server.advance(by: seconds)
+            let set = try #require(board.sets.first)
+            let now = ms(server.now.wall)
+            let reply = try client.request(board.claim(set))
+            try #require(reply.isOK("CHOOSE"), "\(reply)")
+            times[client.label]!.append(now - board.codes(set).map { arrivals[$0]! }.max()!)
+            lastClaimAt = now
+            if let next = BoardView.last(in: reply.lines) {
+                for card in next.cards where arrivals[card.code] == nil { arrivals[card.code] = now }
+                board = next
+            }
+            return reply
+        }
+
+        // Ann finds the first set 2.5 s after the deal: every card of it was dealt then.
+        _ = try take(ann, after: 2.5)
+        #expect(times["ann"] == [2500])
+        // Bob claims three cards that are not a set; Ann repeats a claim on the dealt board, now stale.
+        #expect(try bob.request(board.claim(try #require(board.nonSet))).errorCode == "NOTSET")
+        server.advance(by: 0.25)
+        #expect(try ann.request("CHOOSE a b c @2").errorCode == "STALE")
+        // Then they take turns, at times that differ from set to set, to the end of the game.
+        var last: Reply?
+        for i in 0..<40 {
+            let reply = try take(i % 2 == 0 ? bob : ann, after: 0.2 + 0.1 * Double(i % 7))
+            if reply.lines.contains(where: { $0.hasPrefix("OVER ") }) {
+                last = reply
+                break
+            }
+        }
+        let end = try #require(last, "the game ended")
+        let over = try #require(end.lines.firstIndex { $0.hasPrefix("OVER ") })
+        let order = words(end.lines[over]).dropFirst().map { String($0.split(separator: ":")[0]) }
+        func expected(_ name: String, wrong: Int, stale: Int) -> String {
+            let t = times[name]!
+            let mean = Int((Double(t.reduce(0, +)) / Double(t.count)).rounded())
+            return "STATS \(name) sets=\(t.count) wrong=\(wrong) stale=\(stale) fastest=\(t.min()!) mean=\(mean)"
+        }
+        let sheet = order.map { expected($0, wrong: $0 == "bob" ? 1 : 0, stale: $0 == "ann" ? 1 : 0) }
+        #expect(Array(end.lines[(over + 1)...]) == sheet + ["DURATION \(lastClaimAt - dealtAt)"], "\(end)")
+        #expect(times["ann"]!.count + times["bob"]!.count >= 20 && times["bob"]!.min()! < 2500)
+        _ = bob.readAvailable()
+
+        // HISTORY keeps the sheet of the finished game, and a client's view reads it.
+        let history = try bob.request("HISTORY").lines
+        #expect(history.suffix(3) == sheet.map { "HISTORY GAME 1 " + $0 } + ["HISTORY GAME 1 DURATION \(lastClaimAt - dealtAt)"])
+        let view = GameView(lines: Array(end.lines[over...]))
+        #expect(view.scoreSheet.map(\.text) == sheet && view.gameDuration == lastClaimAt - dealtAt)
+    }
+
+    @Test func aMatchismoSheetCountsMatchesAndMismatches() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "cards", options: "matchismo")
+        let room = try #require(server.core.rooms["cards"])
+        func slots() -> [MatchismoGame.Slot] { room.matchismoGame!.slots }
+        func pairs(_ a: PlayingCard, _ b: PlayingCard) -> Bool { a.rank == b.rank || a.suit == b.suit }
+        var mismatches = 0
+        var matches = 0
+        var end: Reply?
+        func choose(_ position: Int) throws {
+            server.advance(by: 0.02)  // within the rate limit
+            let reply = try ann.request("CHOOSE \(SetGame.positionName(position))")
+            try #require(reply.isOK("CHOOSE"), "\(reply)")
+            if reply.lines.contains(where: { $0.hasPrefix("OVER ") }) { end = reply }
+        }
+        // Two deliberate mismatches first: a card, then one that pairs with nothing face up.
+        let first = try #require(slots().indices.first)
+        try choose(first)
+        for _ in 0..<2 {
+            let up = try #require(slots().firstIndex { $0.isFaceUp && !$0.isMatched })
+            let other = try #require(slots().indices.first { !slots()[$0].isFaceUp && !pairs(slots()[$0].card, slots()[up].card) })
+            try choose(other)
+            mismatches += 1
+        }
+        // Then matches, found by looking at the cards (the test's oracle), to the end.
+        while end == nil {
+            let open = slots().indices.filter { !slots()[$0].isMatched }
+            if let up = open.first(where: { slots()[$0].isFaceUp }) {
+                let partner = try #require(open.first { $0 != up && pairs(slots()[$0].card, slots()[up].card) })
+                try choose(partner)
+            } else {
+                let a = try #require(open.first { a in open.contains { $0 != a && pairs(slots()[$0].card, slots()[a].card) } })
+                try choose(a)
+                if end != nil { break }
+                let partner = try #require(open.first { $0 != a && pairs(slots()[$0].card, slots()[a].card) })
+                try choose(partner)
+            }
+            matches += 1
+        }
+        let last = try #require(end)
+        #expect(last.lines.contains("STATS ann sets=\(matches) wrong=\(mismatches) stale=0 fastest=- mean=-"), "\(last)")
+        #expect(last.lines.last?.hasPrefix("DURATION ") == true)
+    }
+
+    /// Two new players (1500 each) play two games of normal SET.
+    ///
+    /// Game 1, Ann takes every set: Q is the same for both, so E = 0.5 each; K = max(256/(1+0/20), 64)
+    /// = 256. Ann 1500 + 256(1 − 0.5) = 1628, Bob 1500 + 256(0 − 0.5) = 1372.
+    ///
+    /// Game 2, Bob takes every set: E(Ann) = 10^(1628/800) / (10^(1628/800) + 10^(1372/800))
+    /// = 1/(1 + 10^(−256/800)) = 1/(1 + 0.478630) = 0.676302; E(Bob) = 0.323698; K = 256/(1+1/20)
+    /// = 243.8095. Ann 1628 + 243.8095(0 − 0.676302) = 1628 − 164.889 = 1463.111 → 1463;
+    /// Bob 1372 + 243.8095(1 − 0.323698) = 1372 + 164.889 = 1536.889 → 1537.
+    @Test func ratingsFollowTheFormula() throws {
+        let server = EmbeddedServer()
+        let (ann, annJoin) = try server.player("ann", room: "rated")
+        let (bob, _) = try server.player("bob", room: "rated")
+        _ = ann.readAvailable()
+        let (annSets, _) = try ann.playToTheEnd(from: annJoin.lines)
+        _ = bob.readAvailable()
+        #expect(try bob.request("STATS").lines == ["RATING bob normal rating=1372 games=1 wins=0 sets=0 wrong=0 stale=0"])
+        let new = try ann.request("NEW")
+        _ = bob.readAvailable()
+        let (bobSets, _) = try bob.playToTheEnd(from: new.lines)
+        _ = ann.readAvailable()
+        let annStats = try bob.request("STATS ann")
+        #expect(annStats.lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"])
+        #expect(annStats.final == "OK STATS 1")
+        #expect(try ann.request("STATS").lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"])
+        #expect(try ann.request("STATS bob").lines == ["RATING bob normal rating=1537 games=2 wins=1 sets=\(bobSets) wrong=0 stale=0"])
+        let top = try ann.request("TOP")
+        #expect(top.lines == ["TOP 1 bob 1537 2", "TOP 2 ann 1463 2"] && top.final == "OK TOP 2")
+        #expect(try ann.request("TOP junior").final == "OK TOP 0")
+        #expect(try ann.request("TOP blitz").errorCode == "BADOPTION")
+        #expect(try ann.request("STATS nobody").final == "OK STATS 0")
+
+        // A game played alone changes no rating, but counts as a game.
+        let (carl, carlJoin) = try server.player("carl", room: "solo", options: "mode=junior")
+        _ = try carl.playToTheEnd(from: carlJoin.lines)
+        let solo = try carl.request("STATS")
+        #expect(solo.lines.count == 1 && solo.lines[0].hasPrefix("RATING carl junior rating=1500 games=1 wins=0 "))
+        let anon = try server.connect("anon")
+        #expect(try anon.request("STATS").errorCode == "NONAME")
+        #expect(try anon.request("STATS carl").lines == solo.lines, "anyone may read a name's figures")
+    }
+
+    @Test func aClaimedNameNeedsItsKey() throws {
+        let server = EmbeddedServer()
+        let ann = try server.connect("ann")
+        #expect(try ann.request("HELLO ann key=s3cret").isOK("HELLO ann"))
+        #expect(server.journal.contains { $0.text.hasPrefix("name-claim ann ") })
+        #expect(!server.journal.contains { $0.text.contains("s3cret") }, "only a digest is kept")
+        let rival = try server.connect("rival")
+        #expect(try rival.request("HELLO ann key=s3cret").errorCode == "TAKEN", "ann is playing")
+        _ = try ann.request("QUIT")
+        #expect(try rival.request("HELLO ann").errorCode == "DENIED")
+        #expect(try rival.request("HELLO ann key=guess").errorCode == "DENIED")
+        #expect(server.logs.contains { $0.name == "wrong-claim" })
+        #expect(try rival.request("HELLO ann key=s3cret").isOK("HELLO ann"), "the key gets the name")
+        // Unclaimed names work as they always did.
+        let bob = try server.connect("bob")
+        #expect(try bob.request("HELLO bob").isOK("HELLO bob"))
+        #expect(try server.connect("x").request("HELLO carl key=").errorCode == "BADOPTION")
+    }
+}
