@@ -52,6 +52,12 @@ extension Command {
         // ASCII case only: `ſtate` is not `STATE`, whatever Unicode's upper case says.
         let verb = String(
             decoding: first.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+        // Every verb is ASCII, and Swift compares strings by canonical equivalence, so without this
+        // check the Kelvin sign in `\u{212A}ick` would make it `KICK`.
+        guard verb.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let shown = TextRules.sanitized(first.prefix(20))
+            return .failure(ProtocolError("-", .unknown, "unknown command '\(shown)'; type HELP"))
+        }
         let args = Array(words.dropFirst())
         func usage() -> ProtocolError {
             let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb
@@ -65,7 +71,9 @@ extension Command {
         }
         switch verb {
         case "HELLO":
-            guard let name = args.first, args.count <= 2 else { return .failure(usage()) }
+            // A second word is an option, or a mistake in the arguments (`HELLO ann bob`).
+            guard let name = args.first, args.count <= 2, args.dropFirst().allSatisfy({ $0.contains("=") })
+            else { return .failure(usage()) }
             return parseOptions(args.dropFirst(), verb: verb).flatMap { options in
                 guard options.keys.allSatisfy({ $0 == "key" }) else {
                     return .failure(ProtocolError(verb, .badOption, "HELLO takes only key=<secret>"))

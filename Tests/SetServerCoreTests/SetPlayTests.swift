@@ -11,7 +11,7 @@ import Testing
         #expect(annJoin.lines.first == "ROOM g set 1 playing")
         let (bob, bobJoin) = try server.player("bob", room: "g")
         #expect(bobJoin.lines.first == "ROOM g set 2 playing")
-        #expect(bobJoin.lines.suffix(2) == ["PLAYER ann 0 online", "PLAYER bob 0 online"])
+        #expect(bobJoin.lines.suffix(3) == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
         #expect(try ann.readLine() == "JOINED bob")
         #expect(try ann.readLine() == "PLAYER bob 0 online")
         #expect(try ann.readLine() == "ROOM g set 2 playing")
@@ -38,7 +38,8 @@ import Testing
             claims.append((name, codes))
 
             // The claimer's own lines are the events, then the reply.
-            try #require(reply.lines.count == 4 || reply.lines.count == 6, "\(reply)")
+            // The last set adds ROOM and OVER, then the score sheet: a STATS line each and DURATION.
+            try #require(reply.lines.count == 4 || reply.lines.count == 9, "\(reply)")
             #expect(reply.lines[0] == "SET \(name) " + codes.joined(separator: " "))
             let next = try #require(BoardView(line: reply.lines[1]), "\(reply)")
             #expect(next.revision > board.revision)
@@ -52,8 +53,9 @@ import Testing
             var seen: [String] = []
             for _ in reply.lines { seen.append(try other.readLine()) }
             #expect(seen == reply.lines)
-            if reply.lines.count == 6 {
+            if reply.lines.count == 9 {
                 #expect(reply.lines[4] == "ROOM g set 2 over")
+                #expect(reply.lines[6].hasPrefix("STATS ") && reply.lines[8].hasPrefix("DURATION "))
                 finalLines = reply.lines
             }
             board = next
@@ -83,11 +85,13 @@ import Testing
         // The finished game is in the archive: a header with the final scores, best first, then every set.
         let history = try bob.request("HISTORY")
         #expect(history.final == "OK HISTORY \(history.lines.count)")
-        #expect(history.lines.count == total + 1)
+        // The header, every set, then the score sheet (a STATS line per player and DURATION).
+        #expect(history.lines.count == total + 4)
+        #expect(history.lines.suffix(3).map { words($0)[3] } == ["STATS", "STATS", "DURATION"], "\(history)")
         let header = words(history.lines.first ?? "")
         #expect(header.prefix(2) == ["HISTORY", "GAME"] && header.count == 7, "\(header)")
         #expect(Array(header.suffix(2)) == ranked, "\(header)")
-        for (line, claim) in zip(history.lines.dropFirst(), claims) {
+        for (line, claim) in zip(history.lines.dropFirst().dropLast(3), claims) {
             let parts = words(line)
             #expect(
                 parts.count == 8 && parts[1] == "GAME" && parts[2] == "1" && Int(parts[3]) != nil, "\(line)")
@@ -103,7 +107,7 @@ import Testing
         #expect(new.final == "OK NEW started")
         #expect(new.lines.first == "NEWGAME bob")
         #expect(new.lines.dropFirst().first == "ROOM g set 2 playing")
-        #expect(new.lines.suffix(2) == ["PLAYER ann 0 online", "PLAYER bob 0 online"])
+        #expect(new.lines.suffix(3) == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
         let fresh = try #require(BoardView.last(in: new.lines))
         #expect(fresh.revision == board.revision + 1, "a room's next game starts above its last board")
         #expect(fresh.cards != firstBoard.cards)
