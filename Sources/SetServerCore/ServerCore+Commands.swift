@@ -179,7 +179,9 @@ extension ServerCore {
         case .top(let mode):
             return topLines(of: mode).flatMap { counted(data: $0) }
         case .kick(let name):
-            return seated().flatMap { session, room in kick(name, from: room, by: session).flatMap { ok($0) } }
+            return seated().flatMap { session, room in
+                kick(name, from: room, by: session).flatMap { ok($0) }
+            }
         case .lock, .unlock:
             return seated().flatMap { session, room in
                 if let error = room.checkHost(session, verb) { return .failure(error) }

@@ -10,7 +10,8 @@ extension ServerCore {
                 "JOIN", .denied, "the host of \(room.name) took your seat; you may not join it again")
         }
         if room.isLocked {
-            return ProtocolError("JOIN", .locked, "\(room.name) is locked by its host; WATCH \(room.name) instead")
+            return ProtocolError(
+                "JOIN", .locked, "\(room.name) is locked by its host; WATCH \(room.name) instead")
         }
         return nil
     }

@@ -19,7 +19,8 @@ extension ServerCore {
             let shown = TextRules.sanitized(mode.prefix(20))
             return .failure(
                 ProtocolError(
-                    "TOP", .badOption, "'\(shown)' is not a mode; modes: \(RatingBook.modes.joined(separator: ", "))"))
+                    "TOP", .badOption,
+                    "'\(shown)' is not a mode; modes: \(RatingBook.modes.joined(separator: ", "))"))
         }
         return .success(ratings.top(mode))
     }
@@ -55,7 +56,8 @@ extension ServerCore {
             for (mode, entry) in modes.sorted(by: { $0.key < $1.key }) {
                 records.append(
                     .rating(
-                        name: name, mode: mode, rating: entry.rating.bitPattern, games: entry.games, wins: entry.wins,
+                        name: name, mode: mode, rating: entry.rating.bitPattern, games: entry.games,
+                        wins: entry.wins,
                         sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
             }
         }
@@ -68,14 +70,18 @@ extension ServerCore {
     /// Replays a game-night record: readiness, deals, stale claims, locks, kicks, ratings, claims.
     func replayNight(_ record: JournalRecord, in rooms: [String: Room]) throws(JournalFormatError) {
         func room(_ name: String) throws(JournalFormatError) -> Room {
-            guard let room = rooms[name] else { throw JournalFormatError(description: "room \(name) does not exist") }
+            guard let room = rooms[name] else {
+                throw JournalFormatError(description: "room \(name) does not exist")
+            }
             return room
         }
         switch record {
         case .ready(let name, let player): try room(name).readyNames.insert(player)
         case .deal(let name, let time):
             let dealt = try room(name)
-            guard dealt.isWaiting else { throw JournalFormatError(description: "room \(name) is dealt twice") }
+            guard dealt.isWaiting else {
+                throw JournalFormatError(description: "room \(name) is dealt twice")
+            }
             dealt.deal(at: time)
         case .stale(let name, let player): try room(name).tally.noteStale(by: player)
         case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked

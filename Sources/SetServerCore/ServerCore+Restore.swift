@@ -184,7 +184,9 @@ extension ServerCore {
                 lines.append(.history("GAME \(number + 1) \(entry.seconds) \(entry.name) \(entry.detail)"))
             }
             for entry in game.sheet { lines.append(.history("GAME \(number + 1) STATS \(entry.fields)")) }
-            if let duration = game.duration { lines.append(.history("GAME \(number + 1) DURATION \(duration)")) }
+            if let duration = game.duration {
+                lines.append(.history("GAME \(number + 1) DURATION \(duration)"))
+            }
         }
         return lines
     }

@@ -33,7 +33,8 @@ struct CommandParsingTests {
         #expect(
             Set(verbs) == [
                 "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
-                "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK", "UNLOCK",
+                "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK",
+                "UNLOCK",
             ])
         for (verb, usage) in Command.synopses {
             #expect(usage == verb || usage.hasPrefix(verb + " "))

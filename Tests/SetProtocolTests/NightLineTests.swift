@@ -5,14 +5,17 @@ import Testing
 /// unknown lines a client ignores.
 @Suite struct NightLineTests {
     static let lines: [ServerLine] = [
-        .ready(name: "ann", ready: 1, seated: 2), .countdown(3), .host("ann"), .kicked(name: "carl", by: "ann"),
+        .ready(name: "ann", ready: 1, seated: 2), .countdown(3), .host("ann"),
+        .kicked(name: "carl", by: "ann"),
         .locked("ann"), .unlocked("ann"),
         .stats(ScoreSheetEntry(name: "ann", sets: 12, wrong: 1, stale: 2, fastest: 812, mean: 4310)),
         .stats(ScoreSheetEntry(name: "bob", sets: 0, wrong: 0, stale: 0, fastest: nil, mean: nil)),
         .duration(312_004),
         .rating(
-            RatingEntry(name: "ann", mode: "chain", rating: 1628, games: 3, wins: 2, sets: 40, wrong: 3, stale: 1)),
-        .top(rank: 1, name: "bob", rating: 1537, games: 2), .room(name: "r", game: .set, players: 2, status: .waiting),
+            RatingEntry(
+                name: "ann", mode: "chain", rating: 1628, games: 3, wins: 2, sets: 40, wrong: 3, stale: 1)),
+        .top(rank: 1, name: "bob", rating: 1537, games: 2),
+        .room(name: "r", game: .set, players: 2, status: .waiting),
     ]
 
     @Test(arguments: lines)
@@ -23,11 +26,12 @@ import Testing
     }
 
     @Test func theLinesHaveTheAgreedShapes() {
-        #expect(Self.lines.map(\.text).prefix(9) == [
-            "READY ann 1 2", "COUNTDOWN 3", "HOST ann", "KICKED carl ann", "LOCKED ann", "UNLOCKED ann",
-            "STATS ann sets=12 wrong=1 stale=2 fastest=812 mean=4310",
-            "STATS bob sets=0 wrong=0 stale=0 fastest=- mean=-", "DURATION 312004",
-        ])
+        #expect(
+            Self.lines.map(\.text).prefix(9) == [
+                "READY ann 1 2", "COUNTDOWN 3", "HOST ann", "KICKED carl ann", "LOCKED ann", "UNLOCKED ann",
+                "STATS ann sets=12 wrong=1 stale=2 fastest=812 mean=4310",
+                "STATS bob sets=0 wrong=0 stale=0 fastest=- mean=-", "DURATION 312004",
+            ])
         #expect(Self.lines[9].text == "RATING ann chain rating=1628 games=3 wins=2 sets=40 wrong=3 stale=1")
         #expect(Self.lines[10].text == "TOP 1 bob 1537 2")
     }
@@ -35,7 +39,8 @@ import Testing
     @Test(arguments: [
         "READY ann 1", "READY ann x 2", "COUNTDOWN", "COUNTDOWN x", "COUNTDOWNS 3", "HOST", "HOST a b",
         "KICKED carl", "STATS ann sets=1 wrong=0 stale=0 fastest=- mean", "STATS ann sets=1 wrong=0 stale=0",
-        "STATS ann set=1 wrong=0 stale=0 fastest=- mean=-", "STATS ann sets=1 wrong=0 stale=0 fastest=-- mean=-",
+        "STATS ann set=1 wrong=0 stale=0 fastest=- mean=-",
+        "STATS ann sets=1 wrong=0 stale=0 fastest=-- mean=-",
         "DURATION -", "RATING ann normal rating=x games=1 wins=0 sets=0 wrong=0 stale=0", "TOP 1 bob 1537",
         "UNLOCKED",
     ])
@@ -47,7 +52,11 @@ import Testing
     }
 
     @Test func repliesCountTheirDataLines() {
-        #expect(ServerLine.rating(RatingEntry(name: "a", mode: "normal", rating: 1, games: 1, wins: 0, sets: 0, wrong: 0, stale: 0)).isData(ofReplyTo: "STATS"))
+        #expect(
+            ServerLine.rating(
+                RatingEntry(
+                    name: "a", mode: "normal", rating: 1, games: 1, wins: 0, sets: 0, wrong: 0, stale: 0)
+            ).isData(ofReplyTo: "STATS"))
         #expect(ServerLine.top(rank: 1, name: "a", rating: 1, games: 1).isData(ofReplyTo: "TOP"))
         #expect(ServerLine.host("a").isData(ofReplyTo: "JOIN"), "HOST is a snapshot line")
         #expect(!ServerLine.countdown(2).isData(ofReplyTo: "READY"))
@@ -58,8 +67,10 @@ import Testing
 
     @Test func aViewFollowsTheWaitingRoom() {
         var view = GameView(lines: [
-            "ROOM r set 2 waiting", "OPTIONS mode=normal penalty=1 hints=on start=ready", "BOARD 1", "DECK 81",
-            "PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann", "READY ann 1 2", "COUNTDOWN 3", "COUNTDOWN 2",
+            "ROOM r set 2 waiting", "OPTIONS mode=normal penalty=1 hints=on start=ready", "BOARD 1",
+            "DECK 81",
+            "PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann", "READY ann 1 2", "COUNTDOWN 3",
+            "COUNTDOWN 2",
         ])
         #expect(view.status == .waiting && view.host == "ann" && view.countdown == 2)
         #expect(view.readyCount?.ready == 1 && view.readyCount?.seated == 2 && view.board.isEmpty)

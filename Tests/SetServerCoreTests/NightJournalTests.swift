@@ -86,7 +86,10 @@ import Testing
         let again = ServerCore(configuration: server.core.configuration)
         _ = try again.restore(try reread(server.journal), at: server.now)
         #expect(again.rooms["night"]?.isWaiting == false)
-        #expect(again.rooms["night"]?.boardLine.text == "BOARD \(dealt.revision) " + dealt.cards.enumerated().map { "\(BoardView.position($0.offset)):\($0.element.code)" }.joined(separator: " "))
+        #expect(
+            again.rooms["night"]?.boardLine.text == "BOARD \(dealt.revision) "
+                + dealt.cards.enumerated().map { "\(BoardView.position($0.offset)):\($0.element.code)" }
+                .joined(separator: " "))
     }
 
     /// A journal written before game night: snapshots and archive records without their new fields.
@@ -106,7 +109,9 @@ import Testing
             case .snapshot:
                 // Cut the night section: the snapshot as today's format writes it.
                 let marker = Array(" night ".utf8)
-                let at = try #require((0...(body.count - marker.count)).last { Array(body[$0..<($0 + marker.count)]) == marker })
+                let at = try #require(
+                    (0...(body.count - marker.count)).last { Array(body[$0..<($0 + marker.count)]) == marker }
+                )
                 body = Array(body[..<at])
             case .archive(let room, var game):
                 game.sheet = []
@@ -116,7 +121,9 @@ import Testing
             }
             old.append(JournalCoding.line(body: body))
         }
-        let records = try old.map { line in try JournalRecord(body: try #require(JournalCoding.verifiedBody(line.dropLast()[...]))) }
+        let records = try old.map { line in
+            try JournalRecord(body: try #require(JournalCoding.verifiedBody(line.dropLast()[...])))
+        }
         let restored = ServerCore(configuration: server.core.configuration)
         _ = try restored.restore(records, at: server.now)
         let room = try #require(restored.rooms["old"])

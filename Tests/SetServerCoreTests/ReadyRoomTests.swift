@@ -47,7 +47,8 @@ import Testing
         let dealt = ann.readAvailable()
         #expect(bob.readAvailable() == dealt)
         let board = try #require(BoardView.last(in: dealt))
-        #expect(dealt == ["ROOM night set 2 playing", dealt[1], "DECK \(81 - board.cards.count)"], "\(dealt)")
+        #expect(
+            dealt == ["ROOM night set 2 playing", dealt[1], "DECK \(81 - board.cards.count)"], "\(dealt)")
         // This seed's first twelve cards hold no set, so fifteen are dealt.
         #expect(board.revision == 2 && board.cards.count >= 12 && !board.sets.isEmpty)
         #expect(try ann.request("READY").errorCode == "NOTWAITING")
@@ -149,7 +150,8 @@ import Testing
         let server = EmbeddedServer()
         let (ann, join) = try server.player("ann", room: "cards", options: "matchismo start=ready")
         #expect(join.lines.contains("ROOM cards matchismo 1 waiting"))
-        #expect(join.lines.contains("BOARD 1") && join.lines.contains("DECK 52") && join.lines.contains("TURN -"))
+        #expect(
+            join.lines.contains("BOARD 1") && join.lines.contains("DECK 52") && join.lines.contains("TURN -"))
         #expect(try ann.request("CHOOSE a").errorCode == "NOTSTARTED")
         _ = try ann.request("READY")
         server.advance(by: 3)

@@ -62,7 +62,8 @@ import Testing
         func expected(_ name: String, wrong: Int, stale: Int) -> String {
             let t = times[name]!
             let mean = Int((Double(t.reduce(0, +)) / Double(t.count)).rounded())
-            return "STATS \(name) sets=\(t.count) wrong=\(wrong) stale=\(stale) fastest=\(t.min()!) mean=\(mean)"
+            return
+                "STATS \(name) sets=\(t.count) wrong=\(wrong) stale=\(stale) fastest=\(t.min()!) mean=\(mean)"
         }
         let sheet = order.map { expected($0, wrong: $0 == "bob" ? 1 : 0, stale: $0 == "ann" ? 1 : 0) }
         #expect(Array(end.lines[(over + 1)...]) == sheet + ["DURATION \(lastClaimAt - dealtAt)"], "\(end)")
@@ -71,7 +72,10 @@ import Testing
 
         // HISTORY keeps the sheet of the finished game, and a client's view reads it.
         let history = try bob.request("HISTORY").lines
-        #expect(history.suffix(3) == sheet.map { "HISTORY GAME 1 " + $0 } + ["HISTORY GAME 1 DURATION \(lastClaimAt - dealtAt)"])
+        #expect(
+            history.suffix(3) == sheet.map { "HISTORY GAME 1 " + $0 } + [
+                "HISTORY GAME 1 DURATION \(lastClaimAt - dealtAt)"
+            ])
         let view = GameView(lines: Array(end.lines[over...]))
         #expect(view.scoreSheet.map(\.text) == sheet && view.gameDuration == lastClaimAt - dealtAt)
     }
@@ -96,7 +100,8 @@ import Testing
         try choose(first)
         for _ in 0..<2 {
             let up = try #require(slots().firstIndex { $0.isFaceUp && !$0.isMatched })
-            let other = try #require(slots().indices.first { !slots()[$0].isFaceUp && !pairs(slots()[$0].card, slots()[up].card) })
+            let other = try #require(
+                slots().indices.first { !slots()[$0].isFaceUp && !pairs(slots()[$0].card, slots()[up].card) })
             try choose(other)
             mismatches += 1
         }
@@ -104,10 +109,12 @@ import Testing
         while end == nil {
             let open = slots().indices.filter { !slots()[$0].isMatched }
             if let up = open.first(where: { slots()[$0].isFaceUp }) {
-                let partner = try #require(open.first { $0 != up && pairs(slots()[$0].card, slots()[up].card) })
+                let partner = try #require(
+                    open.first { $0 != up && pairs(slots()[$0].card, slots()[up].card) })
                 try choose(partner)
             } else {
-                let a = try #require(open.first { a in open.contains { $0 != a && pairs(slots()[$0].card, slots()[a].card) } })
+                let a = try #require(
+                    open.first { a in open.contains { $0 != a && pairs(slots()[$0].card, slots()[a].card) } })
                 try choose(a)
                 if end != nil { break }
                 let partner = try #require(open.first { $0 != a && pairs(slots()[$0].card, slots()[a].card) })
@@ -116,7 +123,9 @@ import Testing
             matches += 1
         }
         let last = try #require(end)
-        #expect(last.lines.contains("STATS ann sets=\(matches) wrong=\(mismatches) stale=0 fastest=- mean=-"), "\(last)")
+        #expect(
+            last.lines.contains("STATS ann sets=\(matches) wrong=\(mismatches) stale=0 fastest=- mean=-"),
+            "\(last)")
         #expect(last.lines.last?.hasPrefix("DURATION ") == true)
     }
 
@@ -136,16 +145,27 @@ import Testing
         _ = ann.readAvailable()
         let (annSets, _) = try ann.playToTheEnd(from: annJoin.lines)
         _ = bob.readAvailable()
-        #expect(try bob.request("STATS").lines == ["RATING bob normal rating=1372 games=1 wins=0 sets=0 wrong=0 stale=0"])
+        #expect(
+            try bob.request("STATS").lines == [
+                "RATING bob normal rating=1372 games=1 wins=0 sets=0 wrong=0 stale=0"
+            ])
         let new = try ann.request("NEW")
         _ = bob.readAvailable()
         let (bobSets, _) = try bob.playToTheEnd(from: new.lines)
         _ = ann.readAvailable()
         let annStats = try bob.request("STATS ann")
-        #expect(annStats.lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"])
+        #expect(
+            annStats.lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"]
+        )
         #expect(annStats.final == "OK STATS 1")
-        #expect(try ann.request("STATS").lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"])
-        #expect(try ann.request("STATS bob").lines == ["RATING bob normal rating=1537 games=2 wins=1 sets=\(bobSets) wrong=0 stale=0"])
+        #expect(
+            try ann.request("STATS").lines == [
+                "RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"
+            ])
+        #expect(
+            try ann.request("STATS bob").lines == [
+                "RATING bob normal rating=1537 games=2 wins=1 sets=\(bobSets) wrong=0 stale=0"
+            ])
         let top = try ann.request("TOP")
         #expect(top.lines == ["TOP 1 bob 1537 2", "TOP 2 ann 1463 2"] && top.final == "OK TOP 2")
         #expect(try ann.request("TOP junior").final == "OK TOP 0")
@@ -156,7 +176,9 @@ import Testing
         let (carl, carlJoin) = try server.player("carl", room: "solo", options: "mode=junior")
         _ = try carl.playToTheEnd(from: carlJoin.lines)
         let solo = try carl.request("STATS")
-        #expect(solo.lines.count == 1 && solo.lines[0].hasPrefix("RATING carl junior rating=1500 games=1 wins=0 "))
+        #expect(
+            solo.lines.count == 1 && solo.lines[0].hasPrefix("RATING carl junior rating=1500 games=1 wins=0 ")
+        )
         let anon = try server.connect("anon")
         #expect(try anon.request("STATS").errorCode == "NONAME")
         #expect(try anon.request("STATS carl").lines == solo.lines, "anyone may read a name's figures")

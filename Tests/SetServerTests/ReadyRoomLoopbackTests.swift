@@ -15,11 +15,13 @@ import Testing
         #expect(try bob.request("START").errorCode == "DENIED", "only the creator starts")
         #expect(try ann.request("READY").final == "OK READY 1 2")
         let ready = try bob.request("READY")
-        #expect(ready.lines == ["READY ann 1 2", "READY bob 2 2", "COUNTDOWN 3"] && ready.final == "OK READY 2 2")
+        #expect(
+            ready.lines == ["READY ann 1 2", "READY bob 2 2", "COUNTDOWN 3"] && ready.final == "OK READY 2 2")
         #expect(try bob.request("CHOOSE a b c").errorCode == "NOTSTARTED", "nor during the countdown")
         // Ann's side: 3, 2, 1 on the daemon's tick, then the deal.
         let counted = try ann.expect(prefix: "ROOM night set 2 playing", timeout: 8).skipped
-        #expect(counted.filter { $0.hasPrefix("COUNTDOWN ") } == ["COUNTDOWN 3", "COUNTDOWN 2", "COUNTDOWN 1"])
+        #expect(
+            counted.filter { $0.hasPrefix("COUNTDOWN ") } == ["COUNTDOWN 3", "COUNTDOWN 2", "COUNTDOWN 1"])
         let board = try #require(BoardView(line: try ann.readLine()))
         #expect(try ann.readLine() == "DECK \(81 - board.cards.count)")
         _ = try bob.expect(prefix: "DECK ", timeout: 5)

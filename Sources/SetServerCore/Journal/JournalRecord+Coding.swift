@@ -420,7 +420,8 @@ extension RoomSnapshot {
         guard !r.isAtEnd else { return }
         let marker = try r.text()
         guard marker == "night" else {
-            throw RecordReader.Malformed(description: "'\(marker.prefix(20))' where the room's night state goes")
+            throw RecordReader.Malformed(
+                description: "'\(marker.prefix(20))' where the room's night state goes")
         }
         night.isWaiting = try r.bool()
         night.ready = try r.list()
@@ -433,7 +434,9 @@ extension RoomSnapshot {
             let name = try r.text()
             var player = GameTally.Player(sets: try r.int(), wrong: try r.int(), stale: try r.int())
             for time in try r.list() {
-                guard let ms = Int(time) else { throw RecordReader.Malformed(description: "'\(time)' is not a time") }
+                guard let ms = Int(time) else {
+                    throw RecordReader.Malformed(description: "'\(time)' is not a time")
+                }
                 player.setTimes.append(ms)
             }
             night.tally.players[name] = player

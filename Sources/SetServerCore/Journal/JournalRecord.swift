@@ -44,7 +44,8 @@ public enum JournalRecord: Equatable, Sendable {
     /// The host took `name`'s seat; the `unseat` record follows. The name may not join again.
     case kick(room: String, name: String, by: String)
     /// A name's totals and rating in a mode, as they are after a game (the rating's exact bits).
-    case rating(name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
+    case rating(
+        name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
     /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
     case nameClaim(name: String, salt: String, digest: String)
 

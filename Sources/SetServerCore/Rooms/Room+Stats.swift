@@ -45,7 +45,8 @@ extension Room {
                 for (player, entry) in ratings.record(results, mode: ratingMode) {
                     record(
                         .rating(
-                            name: player, mode: ratingMode, rating: entry.rating.bitPattern, games: entry.games,
+                            name: player, mode: ratingMode, rating: entry.rating.bitPattern,
+                            games: entry.games,
                             wins: entry.wins, sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
                 }
             }

@@ -71,7 +71,8 @@ final class Room {
     private var boardBeforeRecentChanges: [Card] = []
 
     init(
-        name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive, ratings: RatingBook,
+        name: String, options: RoomOptions, seed: UInt64, outbox: Outbox, archive: Archive,
+        ratings: RatingBook,
         at time: Double
     ) {
         self.name = name
