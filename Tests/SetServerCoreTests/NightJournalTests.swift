@@ -92,6 +92,29 @@ import Testing
                 .joined(separator: " "))
     }
 
+    @Test func whileTheJournalCannotBeWrittenTheNewChangesAreRefused() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "night", options: "start=ready")
+        _ = try server.player("bob", room: "night")
+        let dan = try server.connect("dan")
+        _ = try dan.request("HELLO dan key=k3y")
+        _ = try dan.request("QUIT")
+        _ = ann.readAvailable()
+        server.failJournal("No space left on device")
+        let before = server.journal.count
+        for line in ["READY", "START", "LOCK", "UNLOCK", "KICK bob"] {
+            let reply = try ann.request(line)
+            #expect(reply.errorCode == "UNAVAILABLE" && reply.lines.isEmpty, "\(line): \(reply)")
+        }
+        let claimer = try server.connect("erin")
+        #expect(try claimer.request("HELLO erin key=x").errorCode == "UNAVAILABLE", "a claim is a change")
+        #expect(try claimer.request("HELLO dan key=k3y").isOK("HELLO dan"), "using a claim is not")
+        #expect(try ann.request("STATS").isOK("STATS") && ann.request("TOP").isOK("TOP"))
+        #expect(server.journal.count == before)
+        server.recoverJournal()
+        #expect(try ann.request("READY").isOK("READY"))
+    }
+
     /// A journal written before game night: snapshots and archive records without their new fields.
     @Test func aJournalFromBeforeGameNightLoads() throws {
         let server = EmbeddedServer()

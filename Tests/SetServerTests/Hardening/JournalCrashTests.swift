@@ -234,10 +234,15 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
             #expect(headerWords[4].wholeMatch(of: timestamp) != nil, "\(header)")
             #expect(headerWords[3] <= headerWords[4], "\(header)")
         }
-        let entries = history.lines.dropFirst().map { words($0).dropFirst(4).joined(separator: " ") }
+        // The header, the sets, then the score sheet: a STATS line per player and DURATION.
+        let sheet = history.lines.suffix(3).map { words($0)[3] }
+        #expect(sheet == ["STATS", "STATS", "DURATION"], "\(history)")
+        let entries = history.lines.dropFirst().dropLast(3).map {
+            words($0).dropFirst(4).joined(separator: " ")
+        }
         #expect(entries == sets.map { "\($0.player) \($0.codes.joined(separator: " "))" }, "\(history)")
         #expect(history.lines.dropFirst().allSatisfy { $0.hasPrefix("HISTORY GAME 1 ") }, "\(history)")
-        #expect(history.final == "OK HISTORY \(sets.count + 1)", "\(history)")
+        #expect(history.final == "OK HISTORY \(sets.count + 4)", "\(history)")
         daemon.kill9()
     }
 
