@@ -39,7 +39,7 @@ enum ServerProbe {
             do {
                 socket = try Socket.connect(host: host, port: port)
             } catch {
-                state.finish(error.description)
+                state.finish(String(describing: error))
                 return
             }
             let channel = SocketChannel(socket: socket, queue: queue, readBuffer: state.readBuffer)
