@@ -218,7 +218,8 @@ public struct ClientSession: Sendable {
                 token = newToken
                 kept = [.keepToken(newToken)]
             }
-            return kept + [.event(.info("connected as \(name)"))] + send(joinLine(room: room, words: joinWords))
+            return kept + [.event(.info("connected as \(name)"))]
+                + send(joinLine(room: room, words: joinWords))
         case "RESUME":
             isNamed = true
             if case .resume(let confirmed, let resumedRoom, _) = detail {
@@ -283,9 +284,11 @@ public struct ClientSession: Sendable {
             sendsStartOption = false
             return send(String(pending.context.line.dropLast(" start=ready".count)))
         case ("HELLO", .taken) where nameAttempt >= Self.nameAttempts:
-            let tried = [baseName] + (2...Self.nameAttempts).map {
-                String(baseName.prefix(TextRules.maximumNameLength - 1)) + String($0)
-            }
+            let tried =
+                [baseName]
+                + (2...Self.nameAttempts).map {
+                    String(baseName.prefix(TextRules.maximumNameLength - 1)) + String($0)
+                }
             return [
                 .fatal(
                     "set-cli: every name tried is taken on this server (\(tried.first!) … \(tried.last!)); "
@@ -331,7 +334,8 @@ public struct ClientSession: Sendable {
     /// The JOIN line: rooms set-cli creates start when their players are ready (`start=ready`), unless
     /// the player named a `start=` of their own or the server does not know the option.
     private func joinLine(room: String, words: [String]) -> String {
-        let start = sendsStartOption && !words.contains { $0.lowercased().hasPrefix("start=") } ? ["start=ready"] : []
+        let start =
+            sendsStartOption && !words.contains { $0.lowercased().hasPrefix("start=") } ? ["start=ready"] : []
         return (["JOIN", room] + words + start).joined(separator: " ")
     }
 

@@ -104,11 +104,13 @@ public struct GameNight: Equatable, Sendable {
             guard pair.count == 2 else { return nil }
             fields[String(pair[0])] = String(pair[1])
         }
-        guard let sets = fields["sets"].flatMap({ Int($0) }), let wrong = fields["wrong"].flatMap({ Int($0) }),
+        guard let sets = fields["sets"].flatMap({ Int($0) }),
+            let wrong = fields["wrong"].flatMap({ Int($0) }),
             let stale = fields["stale"].flatMap({ Int($0) })
         else { return nil }
         return Sheet(
-            name: words[1], sets: sets, wrong: wrong, stale: stale, fastest: fields["fastest"].flatMap { Int($0) },
+            name: words[1], sets: sets, wrong: wrong, stale: stale,
+            fastest: fields["fastest"].flatMap { Int($0) },
             mean: fields["mean"].flatMap { Int($0) })
     }
 

@@ -31,7 +31,8 @@ public struct ScreenRenderer: Sendable {
 
     /// Creates a renderer for one frame.
     public init(
-        view: GameView, me: String?, hint: Int?, ui: TerminalUI, isColour: Bool, night: GameNight = GameNight()
+        view: GameView, me: String?, hint: Int?, ui: TerminalUI, isColour: Bool,
+        night: GameNight = GameNight()
     ) {
         self.view = view
         self.me = me
@@ -106,9 +107,11 @@ public struct ScreenRenderer: Sendable {
         {
             // The end screen is as wide as its table, so the scoreboard is the table; the waiting
             // and countdown screens keep the players beside them when there is room.
-            let isBeside = !isEndScreen && size.columns >= Self.messageWidth + Self.sidebarWidth + Self.sidebarGap
+            let isBeside =
+                !isEndScreen && size.columns >= Self.messageWidth + Self.sidebarWidth + Self.sidebarGap
             let wanted = isBeside ? max(message.count, sidebar(height: .max).count) : message.count
-            let summary = isBeside || isEndScreen ? [] : Array(summaryText().wrapped(to: size.columns).prefix(2))
+            let summary =
+                isBeside || isEndScreen ? [] : Array(summaryText().wrapped(to: size.columns).prefix(2))
             let height = min(wanted, available - summary.count)
             guard height >= 1 else { return nil }
             var layout = Layout(grid: grid, isBeside: isBeside, summary: summary, mainHeight: height)
@@ -178,7 +181,8 @@ public struct ScreenRenderer: Sendable {
             StyledText("Ready: ") + StyledText("\(night.ready.count) of \(seated)", .bold),
         ]
         if !night.ready.isEmpty {
-            lines.append(StyledText("  " + night.ready.map { TextRules.sanitized($0) }.joined(separator: ", ")))
+            lines.append(
+                StyledText("  " + night.ready.map { TextRules.sanitized($0) }.joined(separator: ", ")))
         }
         lines.append(StyledText())
         if let me, night.ready.contains(me) {
@@ -201,7 +205,9 @@ public struct ScreenRenderer: Sendable {
         func cell(_ text: String, _ width: Int) -> String {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
-        var lines = [StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText()]
+        var lines = [
+            StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText(),
+        ]
         let heading =
             "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Stale", 7)
             + cell("Fastest", 9) + cell("Mean", 9)
@@ -213,13 +219,16 @@ public struct ScreenRenderer: Sendable {
             line.append(
                 StyledText(TextRules.sanitized(row.name), row.name == me ? .bold : .plain).padded(to: 17))
             line.append(
-                cell(score, 6) + cell(String(row.sets), 6) + cell(String(row.wrong), 7) + cell(String(row.stale), 7)
+                cell(score, 6) + cell(String(row.sets), 6) + cell(String(row.wrong), 7)
+                    + cell(String(row.stale), 7)
                     + cell(GameNight.seconds(row.fastest), 9) + cell(GameNight.seconds(row.mean), 9))
             lines.append(line)
         }
         lines.append(StyledText())
         var footer = StyledText()
-        if let duration = night.duration { footer.append("Game length \(GameNight.clock(milliseconds: duration)) · ") }
+        if let duration = night.duration {
+            footer.append("Game length \(GameNight.clock(milliseconds: duration)) · ")
+        }
         footer.append("/new plays again", .dim)
         lines.append(footer)
         return lines

@@ -62,7 +62,8 @@ public final class TerminalClient: @unchecked Sendable {
         case nil: break
         }
         session = ClientSession(
-            name: options.name, room: options.room, game: options.game, options: options.options, token: token)
+            name: options.name, room: options.room, game: options.game, options: options.options, token: token
+        )
     }
 
     /// Runs `set-cli` with the process's arguments and environment; never returns.
@@ -92,7 +93,8 @@ public final class TerminalClient: @unchecked Sendable {
             !options.isPlain && TerminalDevice.isTerminal(STDIN_FILENO)
             && TerminalDevice.isTerminal(STDOUT_FILENO)
         let client = TerminalClient(
-            options: options, isFullScreen: isFullScreen, tokens: TokenStore.standard(environment: environment))
+            options: options, isFullScreen: isFullScreen,
+            tokens: TokenStore.standard(environment: environment))
         client.queue.async { client.start() }
         dispatchMain()
     }
@@ -372,7 +374,8 @@ public final class TerminalClient: @unchecked Sendable {
     private func pickTyped() {
         let context = UserCommand.Context(shownView)
         let positions = UserCommand.typedPositions(ui.editor.text, context: context)
-        selection.update(positions: positions, board: shownView.setCards.map { $0?.code }, revision: shownRevision)
+        selection.update(
+            positions: positions, board: shownView.setCards.map { $0?.code }, revision: shownRevision)
     }
 
     private func submit(_ line: String) {

@@ -90,7 +90,9 @@ public struct TokenStore: Equatable, Sendable {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Failure(path: file, reason: Self.errorText(errno))) }
+        guard fstat(fd, &info) == 0 else {
+            return .failure(Failure(path: file, reason: Self.errorText(errno)))
+        }
         guard info.st_mode & S_IFMT == S_IFREG else {
             return .failure(Failure(path: file, reason: "not a regular file"))
         }
@@ -166,7 +168,9 @@ public struct TokenStore: Equatable, Sendable {
             }
         }
         var info = stat()
-        guard lstat(directory, &info) == 0 else { throw Failure(path: directory, reason: Self.errorText(errno)) }
+        guard lstat(directory, &info) == 0 else {
+            throw Failure(path: directory, reason: Self.errorText(errno))
+        }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw Failure(path: directory, reason: "not a directory (a link is not followed)")
         }

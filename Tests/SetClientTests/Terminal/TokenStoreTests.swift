@@ -80,7 +80,9 @@ import Testing
 
     @Test("The store is under XDG_STATE_HOME, else ~/.local/state; relative paths are ignored")
     func standardPlace() {
-        #expect(TokenStore.standard(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.directory == "/s/set-cli")
+        #expect(
+            TokenStore.standard(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])?.directory
+                == "/s/set-cli")
         #expect(TokenStore.standard(environment: ["HOME": "/h"])?.directory == "/h/.local/state/set-cli")
         #expect(
             TokenStore.standard(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"])?.directory

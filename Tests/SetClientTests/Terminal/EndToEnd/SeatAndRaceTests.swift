@@ -59,7 +59,9 @@ import Testing
         let kept = others.map(letter).joined(separator: " ")
         let screen = try tmux.waitForScreen("the dropped card explained") { screen in
             screen.contains {
-                $0.contains("board changed under your selection: \(letter(set[0])) (\(pickedCode)) is gone; kept \(kept)")
+                $0.contains(
+                    "board changed under your selection: \(letter(set[0])) (\(pickedCode)) is gone; kept \(kept)"
+                )
             } && screen.last { $0.hasPrefix("> ") }.map { $0.hasPrefix("> \(kept)") } == true
         }
         #expect(screen.joined().filter { $0 == "╔" }.count == 2, "the highlight stays on the kept cards only")
@@ -114,7 +116,9 @@ import Testing
         #expect(watcher.current.players.first?.isOnline == true)
     }
 
-    @Test("When every fallback name is taken, set-cli says so on one line and exits non-zero", .timeLimit(.minutes(1)))
+    @Test(
+        "When every fallback name is taken, set-cli says so on one line and exits non-zero",
+        .timeLimit(.minutes(1)))
     func everyNameTaken() throws {
         let path = try productPath("set-cli")
         let daemon = try Daemon()
@@ -133,6 +137,9 @@ import Testing
         let status = child.wait(timeout: 20)
         #expect(status == 1)
         let errors = child.errors(within: 1).split(separator: "\n")
-        #expect(errors == ["set-cli: every name tried is taken on this server (zed … zed9); choose another with --name"])
+        #expect(
+            errors == [
+                "set-cli: every name tried is taken on this server (zed … zed9); choose another with --name"
+            ])
     }
 }
