@@ -451,9 +451,18 @@ public final class TerminalClient: @unchecked Sendable {
         if view.revision != shownRevision || view.room != shownView.room || oldCards != newCards {
             let change = selection.follow(board: newCards, revision: view.revision)
             if !change.isEmpty, !ui.editor.text.hasPrefix("/") {
-                ui.editor.replace(with: selection.letters)
+                ui.editor.replace(with: selection.letters + (selection.isEmpty ? "" : " "))
             }
             if let note = selection.describe(change) { show(ClientSession.Status(.failure, note)) }
+            // Chain cards are typed as 1–3 and the chain changes with every set: a number typed for
+            // the old chain would name a card of the new one, so it goes and must be typed again.
+            let typed = ui.editor.text
+            if view.chain != shownView.chain, !typed.hasPrefix("/"), typed.contains(where: \.isNumber) {
+                ui.editor.replace(with: selection.letters + (selection.isEmpty ? "" : " "))
+                show(
+                    ClientSession.Status(
+                        .failure, "the chain changed under your selection: type its card again"))
+            }
             // Cards that replaced others on the same board: not a whole new deal or another room.
             if view.room == shownView.room, !oldCards.isEmpty, view.status == .playing {
                 let fresh = newCards.indices.filter {
