@@ -154,6 +154,7 @@ public struct BenchOptions: Equatable, Sendable {
                 }
                 options.roomName = name
             case "-h", "--help": throw BenchOptionsError(usage, isHelp: true)
+            case "--version": throw BenchOptionsError(Release.banner("set-bench"), isVersion: true)
             default: throw BenchOptionsError("unknown option '\(flag)'")
             }
         }
@@ -199,11 +200,14 @@ public struct BenchOptionsError: Error, Equatable, Sendable, CustomStringConvert
     public var message: String
     /// Whether this is the answer to `--help` rather than a mistake.
     public var isHelp: Bool
+    /// Whether this is the answer to `--version` (the message is the version line).
+    public var isVersion: Bool
 
     /// Creates an error.
-    public init(_ message: String, isHelp: Bool = false) {
+    public init(_ message: String, isHelp: Bool = false, isVersion: Bool = false) {
         self.message = message
         self.isHelp = isHelp
+        self.isVersion = isVersion
     }
 
     public var description: String { message }

@@ -101,6 +101,7 @@ public struct BenchReport: Sendable {
         var kinds = JSONObject()
         for (kind, n) in stats.eventsByKind { kinds.add(kind, n) }
         object.addRaw("events_by_kind", kinds.text)
+        object.add("events_by_kind_counts", Self.eventsByKindMeaning)
         object.add("bytes_received", stats.bytes)
         object.addRaw("claim_ms", Self.latencyJSON(stats.claimLatency))
         object.addRaw("fanout_ms", Self.latencyJSON(stats.fanoutLatency))
@@ -142,6 +143,12 @@ public struct BenchReport: Sendable {
         return object.text
     }
 
+    /// What the by-kind counts count, said in the text and the JSON report alike: every line that
+    /// is not a reply's final `OK`/`ERR` — events and the data lines of snapshots and listings — by its
+    /// first word, summed over all bots (one `SET` reaches every bot in the room).
+    public static let eventsByKindMeaning =
+        "lines received that are not a reply's OK/ERR (events and snapshot data), by first word, summed over all bots"
+
     /// The report as a few lines of text for people.
     public var text: String {
         func f(_ x: Double, _ decimals: Int = 1) -> String { String(format: "%.\(decimals)f", x) }
@@ -159,8 +166,9 @@ public struct BenchReport: Sendable {
             "  sets taken        \(stats.sets)  (\(f(setsPerSecond)) /s)",
             "  claims            \(stats.claims)  (\(f(claimsPerSecond)) /s, \(stats.mistakes) deliberate mistakes)",
             "  events delivered  \(stats.events)  (\(f(eventsPerSecond)) /s)",
-            "    by kind         "
-                + stats.eventsByKind.map { "\($0.kind) \($0.count)" }.joined(separator: ", "),
+            "    lines by kind   "
+                + stats.eventsByKind.map { "\($0.kind) \($0.count)" }.joined(separator: ", ")
+                + "  (\(Self.eventsByKindMeaning))",
             "  claim → reply     \(latency(stats.claimLatency))",
             "  claim → others    \(latency(stats.fanoutLatency))",
             "  connect → seated  \(latency(stats.seatLatency))",

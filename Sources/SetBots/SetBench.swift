@@ -10,6 +10,10 @@ public enum SetBench {
         do {
             options = try BenchOptions.parse(arguments)
         } catch {
+            if error.isVersion {
+                print(error.message)
+                return 0
+            }
             if error.isHelp {
                 print(BenchOptions.usage)
                 return 0
@@ -18,6 +22,12 @@ public enum SetBench {
             return 2
         }
         Socket.ignoreBrokenPipes()
+        if let failure = ServerProbe.failure(host: options.host, port: options.port) {
+            // One line, before any bot starts: a fleet against nothing would only count failures.
+            FileHandle.standardError.write(
+                Data("set-bench: cannot connect to \(options.host):\(options.port): \(failure)\n".utf8))
+            return 1
+        }
         let report = BotFleet(options: options).runBlocking()
         print(options.json ? report.json : report.text)
         return report.isClean ? 0 : 1

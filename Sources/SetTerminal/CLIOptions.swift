@@ -20,6 +20,10 @@ public struct CLIOptions: Equatable, Sendable {
     public var isPlain = false
     /// Whether `--help` was asked for.
     public var wantsHelp = false
+    /// Whether `--version` was asked for.
+    public var wantsVersion = false
+    /// Whether to ring the terminal bell when a set is taken (`--bell`).
+    public var isBell = false
 
     /// Creates the defaults.
     public init() {}
@@ -27,7 +31,7 @@ public struct CLIOptions: Equatable, Sendable {
     /// The usage text.
     public static let usage = """
         usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
-                       [--option K=V ...] [--no-color] [--plain]
+                       [--option K=V ...] [--no-color] [--plain] [--bell] [--version]
 
         Plays SET (or Matchismo) on a setd server from a terminal.
           --host H        server address (default 127.0.0.1)
@@ -40,6 +44,10 @@ public struct CLIOptions: Equatable, Sendable {
           --no-color      no colours: colour is written as a letter (also when NO_COLOR is set)
           --plain         one line per update instead of the full screen (the default when
                           standard output is not a terminal); commands are read line by line
+          --bell          ring the terminal bell when a set is taken
+          --version       print the version and exit
+        Your seat is kept in $XDG_STATE_HOME/set-cli (~/.local/state/set-cli), so set-cli started
+        again with the same --name on the same server takes it back.
         In the game, ? shows the keys.
         """
 
@@ -106,6 +114,10 @@ public struct CLIOptions: Equatable, Sendable {
                 options.isPlain = true
             case "--help", "-h":
                 options.wantsHelp = true
+            case "--version":
+                options.wantsVersion = true
+            case "--bell":
+                options.isBell = true
             default:
                 throw CLIError("unknown argument '\(TextRules.sanitized(argument))'")
             }

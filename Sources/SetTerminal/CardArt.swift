@@ -9,6 +9,8 @@ public enum CardMark: Equatable, Sendable {
     case selected
     /// The server's hint named this card.
     case hinted
+    /// The card was just dealt: it replaced one taken a moment ago.
+    case fresh
 }
 
 /// Draws cards as terminal text: a three-line box, a one-line cell, or a code inside a sentence.
@@ -67,6 +69,24 @@ public enum CardArt {
         return StyledText(shown)
     }
 
+    /// A SET card as its picture and code (`▲▲ 2RFT`), for an event line that says which cards were
+    /// taken; anything else as ``inline(_:)-(String)``.
+    public static func picture(_ code: String) -> StyledText {
+        let shown = TextRules.sanitized(code)
+        guard let card = Card(shown) else { return inline(code) }
+        return StyledText(String(repeating: glyph(card), count: card.count) + " " + card.code, style(card))
+    }
+
+    /// Cards as pictures and codes, separated by ` · `.
+    public static func pictures(_ codes: [String]) -> StyledText {
+        var text = StyledText()
+        for (i, code) in codes.enumerated() {
+            if i > 0 { text.append(" · ", .dim) }
+            text.append(picture(code))
+        }
+        return text
+    }
+
     /// Codes separated by spaces, each in its colour.
     public static func inline(_ codes: [String]) -> StyledText {
         var text = StyledText()
@@ -108,12 +128,13 @@ public enum CardArt {
             border = .double
             borderStyle = .bold
         case .hinted: break
+        case .fresh: borderStyle = TextStyle(colour: .green, isBold: true)
         }
         let b = border.characters
         let fill = String(repeating: b.horizontal, count: 7)
         var top = StyledText(b.topLeft, borderStyle)
         top.append(label, mark == .selected ? TextStyle(isBold: true, isReversed: true) : .bold)
-        let hintMark = mark == .hinted ? "*" : b.horizontal
+        let hintMark = mark == .hinted ? "*" : mark == .fresh ? "+" : b.horizontal
         top.append(
             String(repeating: b.horizontal, count: max(0, 6 - TextWidth.columns(label))) + hintMark,
             borderStyle)
@@ -141,6 +162,7 @@ public enum CardArt {
         case .none: brackets = (" ", " ")
         case .selected: brackets = ("[", "]")
         case .hinted: brackets = ("*", "*")
+        case .fresh: brackets = ("+", "+")
         }
         let labelStyle = mark == .selected ? TextStyle(isBold: true, isReversed: true) : .bold
         var text = StyledText()

@@ -20,6 +20,10 @@ public struct ClientSession: Sendable {
         case panel(Panel)
         /// The server confirmed `QUIT`: the program can end.
         case finished
+        /// Keep this `RESUME` token for the next start (`nil`: forget the kept one).
+        case keepToken(String?)
+        /// The session cannot go on (every name it may use is taken): say this and exit non-zero.
+        case fatal(String)
     }
 
     /// The result of a command, for the line above the input.
@@ -60,11 +64,16 @@ public struct ClientSession: Sendable {
     public private(set) var shouldReconnect = true
     /// Whether a connection is open.
     public private(set) var isConnected = false
+    /// The game night's state of the room: waiting, ready, countdown, host, score sheet.
+    public private(set) var night = GameNight()
 
     private let baseName: String
     private let game: GameKind?
     private let joinOptions: [String]
     private var nameAttempt = 1
+    /// Whether the server knows the room option `start=`; a server from before game nights refuses
+    /// it with `ERR JOIN BADOPTION`, and the JOIN is sent again without it.
+    private var sendsStartOption = true
     private var replies = ReplyTracker<Sent>()
 
     /// What the session keeps with a command until its reply.
@@ -79,12 +88,16 @@ public struct ClientSession: Sendable {
 
     /// Creates a session that will name itself `name` and sit down in `room`, creating it with
     /// `game` and `options` (`mode=ultra` …) if it does not exist.
-    public init(name: String, room: String, game: GameKind? = nil, options: [String] = []) {
+    /// `token` is one kept from an earlier run (``TokenStore``): the first connection resumes its seat.
+    public init(
+        name: String, room: String, game: GameKind? = nil, options: [String] = [], token: String? = nil
+    ) {
         self.name = name
         self.baseName = name
         self.room = room
         self.game = game
         self.joinOptions = options
+        self.token = token
     }
 
     /// Lines sent and not answered yet, oldest first.
@@ -145,6 +158,7 @@ public struct ClientSession: Sendable {
             command.verb != "JOIN" || name == Self.joinTarget(command.context.line)
         else { return }
         view.reset()
+        night.reset()
         hint = nil
     }
 
@@ -156,6 +170,8 @@ public struct ClientSession: Sendable {
         let oldRevision = view.revision
         view.apply(line)
         if view.revision != oldRevision { hint = nil }
+        let news = night.apply(line)
+        if let news { return [.event(news)] }
         switch line {
         case .greeting:
             if let token { return send("RESUME \(token)") }
@@ -196,11 +212,14 @@ public struct ClientSession: Sendable {
         switch pending.verb {
         case "HELLO":
             isNamed = true
+            var kept: [Output] = []
             if case .hello(let confirmed, let newToken) = detail {
                 name = confirmed
                 token = newToken
+                kept = [.keepToken(newToken)]
             }
-            return [.event(.info("connected as \(name)"))] + send(joinLine(room: room, words: joinWords))
+            return kept + [.event(.info("connected as \(name)"))]
+                + send(joinLine(room: room, words: joinWords))
         case "RESUME":
             isNamed = true
             if case .resume(let confirmed, let resumedRoom, _) = detail {
@@ -217,6 +236,7 @@ public struct ClientSession: Sendable {
             return [.event(.info("joined \(room) (\(game)); ? shows the keys"))]
         case "LEAVE":
             view.reset()
+            night.reset()
             return [.status(Status(.info, "you left \(room); /join a room to play"))]
         case "CHOOSE":
             guard case .choose(let cards) = detail else { return [] }
@@ -243,8 +263,15 @@ public struct ClientSession: Sendable {
             return [.panel(Panel.history(data, room: Self.historyRoom(pending.context.line) ?? room))]
         case "ROOMS":
             return [.panel(Panel.rooms(data))]
+        case "READY":
+            let words = detail.detail.split(separator: " ")
+            guard words.count == 2 else { return [.status(Status(.success, "you are ready"))] }
+            return [.status(Status(.success, "you are ready (\(words[0]) of \(words[1]) seated players)"))]
+        case "START":
+            return [.status(Status(.success, "starting the game"))]
         case "QUIT":
-            return [.finished]
+            // QUIT frees the seat at once: a kept token would only be refused next time.
+            return [.keepToken(nil), .finished]
         default:
             return []
         }
@@ -252,6 +279,21 @@ public struct ClientSession: Sendable {
 
     private mutating func failed(_ pending: Pending, code: ErrorCode, text: String) -> [Output] {
         switch (pending.verb, code) {
+        case ("JOIN", .badOption) where sendsStartOption && pending.context.line.hasSuffix(" start=ready"):
+            // A server from before game nights: the room starts at once, as it always did.
+            sendsStartOption = false
+            return send(String(pending.context.line.dropLast(" start=ready".count)))
+        case ("HELLO", .taken) where nameAttempt >= Self.nameAttempts:
+            let tried =
+                [baseName]
+                + (2...Self.nameAttempts).map {
+                    String(baseName.prefix(TextRules.maximumNameLength - 1)) + String($0)
+                }
+            return [
+                .fatal(
+                    "set-cli: every name tried is taken on this server (\(tried.first!) … \(tried.last!)); "
+                        + "choose another with --name")
+            ]
         case ("HELLO", .taken) where nameAttempt < Self.nameAttempts:
             nameAttempt += 1
             let next = String(baseName.prefix(TextRules.maximumNameLength - 1)) + String(nameAttempt)
@@ -262,7 +304,8 @@ public struct ClientSession: Sendable {
             token = nil
             name = baseName
             nameAttempt = 1
-            return [.event(.problem("your old seat is gone; joining again"))] + send("HELLO \(name)")
+            return [.keepToken(nil), .event(.problem("your old seat is gone; joining again"))]
+                + send("HELLO \(name)")
         case ("CHOOSE", .stale):
             return [
                 .status(
@@ -288,8 +331,12 @@ public struct ClientSession: Sendable {
         (game.map { [$0.rawValue] } ?? []) + joinOptions
     }
 
+    /// The JOIN line: rooms set-cli creates start when their players are ready (`start=ready`), unless
+    /// the player named a `start=` of their own or the server does not know the option.
     private func joinLine(room: String, words: [String]) -> String {
-        (["JOIN", room] + words).joined(separator: " ")
+        let start =
+            sendsStartOption && !words.contains { $0.lowercased().hasPrefix("start=") } ? ["start=ready"] : []
+        return (["JOIN", room] + words + start).joined(separator: " ")
     }
 
     private mutating func send(_ line: String) -> [Output] {
@@ -321,6 +368,8 @@ public struct ClientSession: Sendable {
             }
             return send((["CHOOSE"] + picks + ["@\(revision)"]).joined(separator: " "))
         case .chat(let text): return send("CHAT \(text)")
+        case .ready: return send("READY")
+        case .start: return send("START")
         case .hint: return send("HINT")
         case .new(let words): return send((["NEW"] + words).joined(separator: " "))
         case .history(let other): return send(other.map { "HISTORY \($0)" } ?? "HISTORY")

@@ -54,6 +54,13 @@ public struct LineEditor: Equatable, Sendable {
         characters.removeSubrange(cursor...)
     }
 
+    /// Replaces the whole line with `text`, cursor at the end (the selection moved with its cards).
+    public mutating func replace(with text: String) {
+        characters = Array(text)
+        cursor = characters.count
+        recalled = nil
+    }
+
     /// Empties the line (Ctrl-U, Esc).
     public mutating func clear() {
         characters = []

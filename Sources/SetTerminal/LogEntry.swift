@@ -38,7 +38,7 @@ public enum LogEntry: Equatable, Sendable {
         func text(_ t: String) -> String { TextRules.sanitized(t) }
         switch self {
         case .took(let who, let cards):
-            return name(who) + " took " + CardArt.inline(cards)
+            return name(who) + " took " + CardArt.pictures(cards)
         case .wrong(let who, let penalty, let cards, let why):
             var line = StyledText("✗ ", TextStyle(colour: .yellow, isBold: true)) + name(who) + " claimed "
             line.append(CardArt.inline(cards))

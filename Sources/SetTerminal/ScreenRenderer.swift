@@ -17,6 +17,8 @@ public struct ScreenRenderer: Sendable {
     public var ui: TerminalUI
     /// Whether to use colour; without it every colour is also written as a letter.
     public var isColour: Bool
+    /// The game night's state: waiting, countdown, host, score sheet.
+    public var night: GameNight
 
     /// Columns of the scoreboard beside the board.
     public static let sidebarWidth = 24
@@ -28,12 +30,16 @@ public struct ScreenRenderer: Sendable {
     public static let minimumSize = TerminalSize(columns: 30, rows: 10)
 
     /// Creates a renderer for one frame.
-    public init(view: GameView, me: String?, hint: Int?, ui: TerminalUI, isColour: Bool) {
+    public init(
+        view: GameView, me: String?, hint: Int?, ui: TerminalUI, isColour: Bool,
+        night: GameNight = GameNight()
+    ) {
         self.view = view
         self.me = me
         self.hint = hint
         self.ui = ui
         self.isColour = isColour
+        self.night = night
     }
 
     /// Lines a panel shows at once on a terminal of `size`.
@@ -49,12 +55,13 @@ public struct ScreenRenderer: Sendable {
         guard let layout = layout(size) else { return tooSmall(size) }
 
         var lines = [header(width)]
-        let board = boardLines(layout.grid)
+        let board = layout.message ?? boardLines(layout.grid)
+        let boardWidth = layout.message == nil ? layout.grid.width : Self.messageWidth
         let side = layout.isBeside ? sidebar(height: layout.mainHeight) : []
         for row in 0..<layout.mainHeight {
             var line = row < board.count ? board[row] : StyledText()
             if layout.isBeside {
-                line = line.padded(to: layout.grid.width + Self.sidebarGap)
+                line = line.truncated(to: boardWidth).padded(to: boardWidth + Self.sidebarGap)
                 if row < side.count { line.append(side[row]) }
             }
             lines.append(line)
@@ -78,7 +85,12 @@ public struct ScreenRenderer: Sendable {
         var isBeside: Bool
         var summary: [StyledText]
         var mainHeight: Int
+        /// Lines shown instead of the board: the waiting room, the countdown, the end screen.
+        var message: [StyledText]?
     }
+
+    /// Columns the waiting and countdown screens need beside the scoreboard.
+    static let messageWidth = 40
 
     /// The first layout that fits, preferring big cards to the scoreboard beside them: the cards are
     /// the game.
@@ -89,6 +101,22 @@ public struct ScreenRenderer: Sendable {
             let grid = BoardGrid.make(count: 0, isMatchismo: false, isCompact: true, maxWidth: size.columns)
         {
             return available >= 2 ? Layout(grid: grid, isBeside: false, summary: [], mainHeight: 2) : nil
+        }
+        if let message = messageLines(),
+            let grid = BoardGrid.make(count: 0, isMatchismo: false, isCompact: true, maxWidth: size.columns)
+        {
+            // The end screen is as wide as its table, so the scoreboard is the table; the waiting
+            // and countdown screens keep the players beside them when there is room.
+            let isBeside =
+                !isEndScreen && size.columns >= Self.messageWidth + Self.sidebarWidth + Self.sidebarGap
+            let wanted = isBeside ? max(message.count, sidebar(height: .max).count) : message.count
+            let summary =
+                isBeside || isEndScreen ? [] : Array(summaryText().wrapped(to: size.columns).prefix(2))
+            let height = min(wanted, available - summary.count)
+            guard height >= 1 else { return nil }
+            var layout = Layout(grid: grid, isBeside: isBeside, summary: summary, mainHeight: height)
+            layout.message = message
+            return layout
         }
         let count = max(view.board.count, 1)
         for (isCompact, isBeside) in [(false, true), (false, false), (true, true), (true, false)] {
@@ -128,6 +156,84 @@ public struct ScreenRenderer: Sendable {
         return Frame(lines: lines.map { $0.truncated(to: size.columns) }, cursor: nil)
     }
 
+    // MARK: Waiting, countdown and the end screen
+
+    /// Whether the game is over and its score sheet came: the end screen replaces the board.
+    private var isEndScreen: Bool { view.room != nil && view.status == .over && !night.sheet.isEmpty }
+
+    /// The lines shown instead of the board, or `nil` to show the board.
+    private func messageLines() -> [StyledText]? {
+        guard view.room != nil else { return nil }
+        if isEndScreen { return endScreen() }
+        if let n = night.countdown, night.isWaiting || view.board.isEmpty {
+            return [
+                StyledText(),
+                StyledText("   Starting in \(n)…", TextStyle(colour: .yellow, isBold: true)),
+                StyledText(),
+                StyledText("   Look at the board when it comes!", .dim),
+            ]
+        }
+        guard night.isWaiting else { return nil }
+        let seated = night.seated ?? view.players.count
+        var lines = [
+            StyledText("Waiting for the game to start", TextStyle(colour: .yellow, isBold: true)),
+            StyledText(),
+            StyledText("Ready: ") + StyledText("\(night.ready.count) of \(seated)", .bold),
+        ]
+        if !night.ready.isEmpty {
+            lines.append(
+                StyledText("  " + night.ready.map { TextRules.sanitized($0) }.joined(separator: ", ")))
+        }
+        lines.append(StyledText())
+        if let me, night.ready.contains(me) {
+            lines.append(StyledText("You are ready; the game starts when all are.", .dim))
+        } else {
+            lines.append(StyledText("/ready when you are.", .bold))
+        }
+        if let host = night.host {
+            lines.append(
+                host == me
+                    ? StyledText("You are the host: /start starts now.", .dim)
+                    : StyledText("\(TextRules.sanitized(host)) (the host) can /start it now.", .dim))
+        }
+        return lines
+    }
+
+    /// The score sheet: one row per player in `OVER`'s order, with score, sets, wrong and stale
+    /// claims and the fastest and mean time of a set, then the game's length.
+    private func endScreen() -> [StyledText] {
+        func cell(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        var lines = [
+            StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText(),
+        ]
+        let heading =
+            "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Stale", 7)
+            + cell("Fastest", 9) + cell("Mean", 9)
+        lines.append(StyledText(heading, .bold))
+        let scores = view.finalScores ?? []
+        for (i, row) in night.sheet.enumerated() {
+            let score = scores.first { $0.name == row.name }.map { String($0.score) } ?? "-"
+            var line = StyledText(i == 0 ? " ★ " : "   ", TextStyle(colour: .yellow, isBold: true))
+            line.append(
+                StyledText(TextRules.sanitized(row.name), row.name == me ? .bold : .plain).padded(to: 17))
+            line.append(
+                cell(score, 6) + cell(String(row.sets), 6) + cell(String(row.wrong), 7)
+                    + cell(String(row.stale), 7)
+                    + cell(GameNight.seconds(row.fastest), 9) + cell(GameNight.seconds(row.mean), 9))
+            lines.append(line)
+        }
+        lines.append(StyledText())
+        var footer = StyledText()
+        if let duration = night.duration {
+            footer.append("Game length \(GameNight.clock(milliseconds: duration)) · ")
+        }
+        footer.append("/new plays again", .dim)
+        lines.append(footer)
+        return lines
+    }
+
     // MARK: Parts
 
     private var isMatchismo: Bool { view.game == .matchismo }
@@ -144,6 +250,7 @@ public struct ScreenRenderer: Sendable {
                 left.append(" · " + TextRules.sanitized(view.options["mode"] ?? "normal"))
             }
             if view.status == .over { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+            if night.isWaiting { left.append(" · waiting", TextStyle(colour: .yellow, isBold: true)) }
         }
         var right: StyledText
         switch ui.connection {
@@ -165,6 +272,7 @@ public struct ScreenRenderer: Sendable {
 
     private var marks: [Int: CardMark] {
         var marks: [Int: CardMark] = [:]
+        for p in ui.fresh where p < view.board.count { marks[p] = .fresh }
         if let hint { marks[hint] = .hinted }
         for p in UserCommand.typedPositions(ui.editor.text, context: UserCommand.Context(view)) {
             marks[p] = .selected
@@ -192,6 +300,10 @@ public struct ScreenRenderer: Sendable {
         line.append(" ")
         var name = StyledText(TextRules.sanitized(player.name), player.name == me ? .bold : .plain)
         if !player.isOnline { name.append(" away", .dim) }
+        if night.host == player.name { name.append(" host", .dim) }
+        if night.isWaiting && night.ready.contains(player.name) {
+            name.append(" ✓", TextStyle(colour: .green, isBold: true))
+        }
         let score = String(player.score)
         line.append(name.padded(to: max(1, width - 3 - score.count - 1)))
         line.append(" " + score, .bold)
@@ -206,6 +318,7 @@ public struct ScreenRenderer: Sendable {
         var deck = StyledText("Deck \(view.deckCount)")
         deck.append("  board #\(view.revision)", .dim)
         facts.append(deck)
+        if let clock = ui.clock { facts.append(StyledText("Time \(clock)")) }
         if isMatchismo {
             if let turn = view.turn {
                 facts.append(
@@ -260,6 +373,7 @@ public struct ScreenRenderer: Sendable {
             text.append("\u{A0}\(player.score)\(player.isOnline ? "" : "\u{A0}away")  ")
         }
         text.append("deck \(view.deckCount) · #\(view.revision)", .dim)
+        if let clock = ui.clock { text.append(" · \(clock)", .dim) }
         if !view.chain.isEmpty {
             text.append(" · chain ")
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }

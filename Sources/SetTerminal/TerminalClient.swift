@@ -17,6 +17,10 @@ public final class TerminalClient: @unchecked Sendable {
     static let quitTimeout = 1.5
     /// The longest wait between two reconnection attempts, in seconds.
     static let maximumReconnectDelay = 5.0
+    /// How long newly dealt cards stay marked, in seconds: long enough to see where they went.
+    static let freshSeconds = 2.0
+    /// How long a command's result stays on the status line, in seconds, before the hint comes back.
+    static let statusSeconds = 8.0
 
     private let options: CLIOptions
     private let isFullScreen: Bool
@@ -36,19 +40,36 @@ public final class TerminalClient: @unchecked Sendable {
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
     private var shownRevision = 0
+    /// The room as last drawn: typed letters name its cards, whatever arrived since.
+    private var shownView = GameView()
+    private var selection = ClaimSelection()
+    private var freshUntil = 0.0
+    private var statusShownAt = 0.0
+    private var gameStartedAt: Double?
+    private var ticker: DispatchSourceTimer?
     private var isExiting = false
+    private let tokens: TokenStore?
+    private var tokenNote: String?
 
-    private init(options: CLIOptions, isFullScreen: Bool) {
+    private init(options: CLIOptions, isFullScreen: Bool, tokens: TokenStore?) {
         self.options = options
         self.isFullScreen = isFullScreen
+        self.tokens = tokens
+        var token: String?
+        switch tokens?.load(host: options.host, port: options.port, name: options.name) {
+        case .success(let kept): token = kept
+        case .failure(let failure): tokenNote = "not using the kept seat: \(failure)"
+        case nil: break
+        }
         session = ClientSession(
-            name: options.name, room: options.room, game: options.game, options: options.options)
+            name: options.name, room: options.room, game: options.game, options: options.options, token: token
+        )
     }
 
     /// Runs `set-cli` with the process's arguments and environment; never returns.
     public static func main() -> Never {
         var environment: [String: String] = [:]
-        for key in ["USER", "LOGNAME", "NO_COLOR"] {
+        for key in ["USER", "LOGNAME", "NO_COLOR", "XDG_STATE_HOME", "HOME"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
         if environment["USER"] == nil { environment["USER"] = environment["LOGNAME"] }
@@ -63,11 +84,17 @@ public final class TerminalClient: @unchecked Sendable {
             TerminalDevice.write(CLIOptions.usage + "\n")
             exit(0)
         }
+        if options.wantsVersion {
+            TerminalDevice.write(Release.banner("set-cli") + "\n")
+            exit(0)
+        }
         Socket.ignoreBrokenPipes()
         let isFullScreen =
             !options.isPlain && TerminalDevice.isTerminal(STDIN_FILENO)
             && TerminalDevice.isTerminal(STDOUT_FILENO)
-        let client = TerminalClient(options: options, isFullScreen: isFullScreen)
+        let client = TerminalClient(
+            options: options, isFullScreen: isFullScreen,
+            tokens: TokenStore.standard(environment: environment))
         client.queue.async { client.start() }
         dispatchMain()
     }
@@ -86,8 +113,21 @@ public final class TerminalClient: @unchecked Sendable {
             source.resume()
             sources.append(source)
         }
+        if let tokenNote { handle([.event(.problem(tokenNote))]) }
+        if isFullScreen { startTicker() }
         connect()
     }
+
+    /// Once a second: the clock moves, marks of new cards and old status lines expire.
+    private func startTicker() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [self] in scheduleRender() }
+        timer.resume()
+        ticker = timer
+    }
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     private func received(signal number: Int32) {
         if number == SIGWINCH {
@@ -183,9 +223,14 @@ public final class TerminalClient: @unchecked Sendable {
             case .event(let entry):
                 ui.log(entry)
                 if !isFullScreen { printLine(entry.styled.plainText) }
+                if case .took = entry, options.isBell { TerminalDevice.write("\u{07}") }
+                if case .newGame = entry { gameStartedAt = nil }
             case .status(let status):
-                ui.status = status
-                if !isFullScreen { printLine(PlainFormatter.line(for: status)) }
+                show(status)
+            case .keepToken(let token):
+                keep(token)
+            case .fatal(let message):
+                leave(1, message: message)
             case .panel(let panel):
                 ui.panel = panel
                 if !isFullScreen {
@@ -195,6 +240,28 @@ public final class TerminalClient: @unchecked Sendable {
             case .finished:
                 leave(0)
             }
+        }
+    }
+
+    private func show(_ status: ClientSession.Status) {
+        ui.status = status
+        statusShownAt = Self.now()
+        if !isFullScreen { printLine(PlainFormatter.line(for: status)) }
+    }
+
+    /// Keeps the seat's token on disk for the next start, or forgets it; a failure is shown, not fatal:
+    /// the game goes on, only a restart would not find the seat.
+    private func keep(_ token: String?) {
+        guard let tokens else { return }
+        let (host, port, name) = (options.host, options.port, options.name)
+        guard let token else {
+            tokens.remove(host: host, port: port, name: name)
+            return
+        }
+        do {
+            try tokens.save(token, host: host, port: port, name: name)
+        } catch {
+            handle([.event(.problem("cannot keep the seat for a restart: \(error)"))])
         }
     }
 
@@ -226,7 +293,10 @@ public final class TerminalClient: @unchecked Sendable {
         }
         let bytes = Array(buffer[0..<n])
         if isFullScreen {
-            for key in decoder.decode(bytes) { press(key) }
+            for key in decoder.decode(bytes) {
+                press(key)
+                pickTyped()
+            }
             scheduleRender()
         } else {
             for frame in inputFramer.append(bytes) {
@@ -299,8 +369,19 @@ public final class TerminalClient: @unchecked Sendable {
         }
     }
 
+    /// Reads the letters typed so far against the board on the screen, so each pick is the card the
+    /// player saw there; the first pick fixes the selection's revision.
+    private func pickTyped() {
+        let context = UserCommand.Context(shownView)
+        let positions = UserCommand.typedPositions(ui.editor.text, context: context)
+        selection.update(
+            positions: positions, board: shownView.setCards.map { $0?.code }, revision: shownRevision)
+    }
+
     private func submit(_ line: String) {
-        guard let parsed = UserCommand.parse(line, context: UserCommand.Context(session.view)) else { return }
+        // Claims are read against the board the player sees (full screen), not one that arrived since.
+        let view = isFullScreen ? shownView : session.view
+        guard let parsed = UserCommand.parse(line, context: UserCommand.Context(view)) else { return }
         switch parsed {
         case .failure(let error):
             handle([.status(ClientSession.Status(.failure, error.message))])
@@ -325,10 +406,15 @@ public final class TerminalClient: @unchecked Sendable {
             ui.connection = .reconnecting(attempt: 1, seconds: 0)
             connect()
         case .success(let command):
+            var revision = shownRevision
             if case .claim(let picks) = command {
-                ui.status = ClientSession.Status(.info, "claiming \(picks.joined(separator: " "))…")
+                show(ClientSession.Status(.info, "claiming \(picks.joined(separator: " "))…"))
+                // The revision the first card was picked on: if the board changed since, the server
+                // answers STALE (no penalty) instead of judging cards the player never saw.
+                if isFullScreen, let picked = selection.revision { revision = picked }
+                selection.clear()
             }
-            handle(session.perform(command, revision: shownRevision))
+            handle(session.perform(command, revision: revision))
         }
     }
 
@@ -355,14 +441,62 @@ public final class TerminalClient: @unchecked Sendable {
         }
     }
 
+    /// Brings what is drawn up to date: a new board moves the selection with its cards and marks
+    /// the cards just dealt; the clock and the expiry of marks and status lines are read here.
+    private func prepareFrame() {
+        let now = Self.now()
+        let view = session.view
+        let oldCards = shownView.setCards.map { $0?.code }
+        let newCards = view.setCards.map { $0?.code }
+        if view.revision != shownRevision || view.room != shownView.room || oldCards != newCards {
+            let change = selection.follow(board: newCards, revision: view.revision)
+            if !change.isEmpty, !ui.editor.text.hasPrefix("/") {
+                ui.editor.replace(with: selection.letters + (selection.isEmpty ? "" : " "))
+            }
+            if let note = selection.describe(change) { show(ClientSession.Status(.failure, note)) }
+            // Chain cards are typed as 1–3 and the chain changes with every set: a number typed for
+            // the old chain would name a card of the new one, so it goes and must be typed again.
+            let typed = ui.editor.text
+            if view.chain != shownView.chain, !typed.hasPrefix("/"), typed.contains(where: \.isNumber) {
+                ui.editor.replace(with: selection.letters + (selection.isEmpty ? "" : " "))
+                show(
+                    ClientSession.Status(
+                        .failure, "the chain changed under your selection: type its card again"))
+            }
+            // Cards that replaced others on the same board: not a whole new deal or another room.
+            if view.room == shownView.room, !oldCards.isEmpty, view.status == .playing {
+                let fresh = newCards.indices.filter {
+                    newCards[$0] != nil && ($0 >= oldCards.count || oldCards[$0] != newCards[$0])
+                }
+                if !fresh.isEmpty, fresh.count < newCards.count {
+                    ui.fresh = Set(fresh)
+                    freshUntil = now + Self.freshSeconds
+                }
+            }
+        }
+        if !ui.fresh.isEmpty, now >= freshUntil { ui.fresh = [] }
+        if ui.status != nil, now - statusShownAt >= Self.statusSeconds { ui.status = nil }
+        let night = session.night
+        let isRunning = view.room != nil && view.status == .playing && !night.isWaiting && !view.board.isEmpty
+        if isRunning {
+            if gameStartedAt == nil { gameStartedAt = now }
+            ui.clock = GameNight.clock(milliseconds: Int((now - (gameStartedAt ?? now)) * 1000))
+        } else {
+            gameStartedAt = nil
+            ui.clock = view.status == .over ? night.duration.map { GameNight.clock(milliseconds: $0) } : nil
+        }
+        shownView = view
+        shownRevision = view.revision
+    }
+
     private func render() {
         guard hasConnected else { return }
+        prepareFrame()
         let renderer = ScreenRenderer(
             view: session.view, me: session.isNamed ? session.name : nil, hint: session.hint?.position,
             ui: ui,
-            isColour: options.isColour)
+            isColour: options.isColour, night: session.night)
         let frame = renderer.frame(size)
-        shownRevision = session.view.revision
         TerminalDevice.write(writer.update(to: frame, size: size, isColour: options.isColour))
     }
 }

@@ -26,6 +26,10 @@ public struct TerminalUI: Equatable, Sendable {
     public private(set) var events: [LogEntry] = []
     /// The connection's state.
     public var connection = Connection.connecting
+    /// Positions of cards dealt a moment ago, marked for a couple of seconds.
+    public var fresh: Set<Int> = []
+    /// The game clock (`3:07`), when a game is running.
+    public var clock: String?
 
     /// Creates an empty screen state.
     public init() {}

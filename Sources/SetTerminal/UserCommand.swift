@@ -10,6 +10,10 @@ public enum UserCommand: Equatable, Sendable {
     case chat(String)
     /// `/hint`.
     case hint
+    /// `/ready`: ready for a waiting room's game to start.
+    case ready
+    /// `/start`: the host starts a waiting room's game now.
+    case start
     /// `/new [<option>=<value> ...]`.
     case new([String])
     /// `/history [<room>]`.
@@ -62,6 +66,8 @@ public enum UserCommand: Equatable, Sendable {
         "  Matchismo: type one letter and Enter to turn that card",
         "/chat <text>      say something to the room",
         "/hint             one card of a set on the board",
+        "/ready            ready to play: the game starts when everyone is ready",
+        "/start            (the host) start the game now, with a countdown",
         "/new [opt=value]  start a new game (a vote when others play)",
         "/history [room]   everything taken this game, scrollable",
         "/rooms            the rooms on this server",
@@ -117,6 +123,8 @@ public enum UserCommand: Equatable, Sendable {
             guard !clean.isEmpty else { return .failure(InputError("usage: /chat <text>")) }
             return .success(.chat(clean))
         case "/hint", "/h": return noArgs(.hint)
+        case "/ready", "/r": return noArgs(.ready)
+        case "/start": return noArgs(.start)
         case "/new": return .success(.new(args))
         case "/history":
             guard args.count <= 1 else { return .failure(InputError("usage: /history [room]")) }

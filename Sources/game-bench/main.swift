@@ -1,5 +1,15 @@
 // Times the SetGame core in a release build: `swift run -c release game-bench`.
 import SetGame
+import SetProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+if CommandLine.arguments.dropFirst().first == "--version" {
+    print(Release.banner("game-bench"))
+    exit(0)
+}
 
 let boards12 = randomBoards(count: 256, size: 12, seed: 12)
 let boards21 = randomBoards(count: 256, size: 21, seed: 21)

@@ -1,4 +1,5 @@
 import Dispatch
+import SetProtocol
 import SetServerCore
 import SetTestSupport
 
@@ -14,6 +15,10 @@ enum JournalBench {
         var flips = 40_000
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
+            if flag == "--version" {
+                print(Release.banner("journal-bench"))
+                return
+            }
             let value = rest.popFirst() ?? ""
             let numbers = value.split(separator: ",").compactMap { Int($0) }
             switch flag {

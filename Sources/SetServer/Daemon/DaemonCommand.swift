@@ -1,9 +1,10 @@
+import SetProtocol
 import SetServerCore
 
 /// The `setd` command line: its options, help and version. The `setd` executable runs what it asks for.
 public enum DaemonCommand {
     /// The version `--version` prints.
-    public static let version = "setd 1.0.0 (protocol 1)"
+    public static let version = Release.banner("setd")
 
     /// The text `--help` prints.
     public static let usage = """

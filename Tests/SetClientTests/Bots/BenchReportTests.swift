@@ -58,6 +58,20 @@ extension Bots {
             #expect(object["clean"] as? Bool == false)
         }
 
+        @Test("The by-kind counts say what they count, in the text and in the JSON report")
+        func byKindCountsAreLabelled() throws {
+            var report = sampleReport()
+            report.stats.eventCounts[0] = 7  // SET
+            report.stats.eventCounts[3] = 21  // PLAYER
+            let line = try #require(report.text.split(separator: "\n").first { $0.contains("lines by kind") })
+            #expect(line.contains("SET 7, PLAYER 21"))
+            #expect(line.contains("not a reply's OK/ERR") && line.contains("by first word"))
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+            #expect(object["events_by_kind"] as? [String: Int] == ["SET": 7, "PLAYER": 21])
+            #expect(object["events_by_kind_counts"] as? String == BenchReport.eventsByKindMeaning)
+        }
+
         @Test func textNamesEveryFigure() {
             let text = sampleReport().text
             for words in [

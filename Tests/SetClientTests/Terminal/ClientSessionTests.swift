@@ -11,9 +11,12 @@ import Testing
         var statuses: [ClientSession.Status] = []
         var panels: [Panel] = []
         var finished = false
+        var kept: [String?] = []
+        var fatal: String?
 
-        init(name: String = "alice", room: String = "lobby", game: String? = nil) {
-            session = ClientSession(name: name, room: room, game: game.flatMap { .init(rawValue: $0) })
+        init(name: String = "alice", room: String = "lobby", game: String? = nil, token: String? = nil) {
+            session = ClientSession(
+                name: name, room: room, game: game.flatMap { .init(rawValue: $0) }, token: token)
             session.connectionOpened()
         }
 
@@ -25,6 +28,8 @@ import Testing
                 case .status(let status): statuses.append(status)
                 case .panel(let panel): panels.append(panel)
                 case .finished: finished = true
+                case .keepToken(let token): kept.append(token)
+                case .fatal(let message): fatal = message
                 }
             }
         }
@@ -46,6 +51,7 @@ import Testing
                 "DECK 66", "PLAYER alice 0 online", "OK JOIN lobby 5")
             sent = []
             events = []
+            kept = []
         }
     }
 
@@ -55,7 +61,7 @@ import Testing
         h.server("SETD 1 welcome to setd; type HELP")
         #expect(h.sent == ["HELLO alice"])
         h.server("OK HELLO alice t0k3n")
-        #expect(h.sent == ["HELLO alice", "JOIN lobby matchismo"])
+        #expect(h.sent == ["HELLO alice", "JOIN lobby matchismo start=ready"])
         #expect(h.session.token == "t0k3n")
         #expect(h.session.isNamed)
     }
@@ -66,7 +72,7 @@ import Testing
         h.server("SETD 1 hi", "ERR HELLO TAKEN alice is playing")
         #expect(h.sent == ["HELLO alice", "HELLO alice2"])
         h.server("ERR HELLO TAKEN alice2 is playing", "OK HELLO alice3 tok")
-        #expect(h.sent.last == "JOIN lobby")
+        #expect(h.sent.last == "JOIN lobby start=ready")
         #expect(h.session.name == "alice3")
     }
 
@@ -150,7 +156,7 @@ import Testing
         _ = h.session.connectionLost("timeout")
         h.session.connectionOpened()
         h.server("SETD 1 welcome", "ERR RESUME BADTOKEN unknown or expired token", "OK HELLO alice n3w")
-        #expect(h.sent == ["RESUME t0k3n", "HELLO alice", "JOIN lobby"])
+        #expect(h.sent == ["RESUME t0k3n", "HELLO alice", "JOIN lobby start=ready"])
         #expect(h.session.token == "n3w")
     }
 
@@ -161,7 +167,7 @@ import Testing
         _ = h.session.connectionLost("timeout")
         h.session.connectionOpened()
         h.server("SETD 1 welcome", "OK RESUME alice")
-        #expect(h.sent == ["RESUME t0k3n", "JOIN lobby"])
+        #expect(h.sent == ["RESUME t0k3n", "JOIN lobby start=ready"])
     }
 
     @Test("Joining another room forgets the old one when the new snapshot starts")
@@ -169,7 +175,7 @@ import Testing
         var h = Harness()
         h.seat()
         h.type(.join(room: "den", words: ["matchismo"]))
-        #expect(h.sent == ["JOIN den matchismo"])
+        #expect(h.sent == ["JOIN den matchismo start=ready"])
         h.server(
             "CHAT bob bye", "ROOM den matchismo 1 playing", "OPTIONS n=2", "BOARD 1 a:?? b:??", "DECK 50",
             "TURN alice")
@@ -271,5 +277,74 @@ import Testing
         var h = Harness()
         h.server("ERR - FULL the server is full")
         #expect(h.events == [.problem("server: the server is full")])
+    }
+
+    @Test("A server that does not know start=ready gets the JOIN again without it, once")
+    func startOptionFallback() {
+        var h = Harness()
+        h.server("SETD 1 hi", "OK HELLO alice tok")
+        #expect(h.sent == ["HELLO alice", "JOIN lobby start=ready"])
+        h.server("ERR JOIN BADOPTION unknown option start")
+        #expect(h.sent.last == "JOIN lobby")
+        h.server("ERR JOIN BADOPTION unknown option start")
+        #expect(h.sent.count == 3, "a second BADOPTION is the player's to read, not retried")
+        h.type(.join(room: "den", words: []))
+        #expect(h.sent.last == "JOIN den", "the server is known not to take start= now")
+    }
+
+    @Test(
+        "A kept token resumes the seat on the first connection; a refused one falls back to HELLO and is forgotten"
+    )
+    func keptToken() {
+        var h = Harness(token: "abc123")
+        h.server("SETD 1 hi")
+        #expect(h.sent == ["RESUME abc123"])
+        h.server("ERR RESUME BADTOKEN no such seat")
+        #expect(h.sent == ["RESUME abc123", "HELLO alice"])
+        #expect(h.kept == [nil])
+        h.server("OK HELLO alice fresh1")
+        #expect(h.kept == [nil, "fresh1"])
+        #expect(h.sent.last == "JOIN lobby start=ready")
+    }
+
+    @Test("When every fallback name is taken the session stops with one clear line")
+    func everyNameTaken() {
+        var h = Harness()
+        h.server("SETD 1 hi")
+        for n in 1...9 { h.server("ERR HELLO TAKEN name \(n) is playing") }
+        #expect(h.sent.count == 9)
+        #expect(h.sent.last == "HELLO alice9")
+        #expect(h.fatal != nil)
+        let fatal = h.fatal ?? ""
+        #expect(fatal.contains("every name tried is taken") && fatal.contains("alice9"))
+        #expect(!fatal.contains("\n"))
+    }
+
+    @Test("QUIT forgets the kept token, since the seat is freed")
+    func quitForgetsToken() {
+        var h = Harness()
+        h.seat()
+        h.type(.quit)
+        h.server("OK QUIT")
+        #expect(h.kept == [nil])
+        #expect(h.finished)
+    }
+
+    @Test("/ready and /start send READY and START; the game-night lines fill the session's night")
+    func readyAndStart() {
+        var h = Harness()
+        h.seat()
+        h.type(.ready)
+        h.server("READY alice 1 2", "OK READY 1 2")
+        #expect(h.sent == ["READY"])
+        #expect(h.statuses.last?.text == "you are ready (1 of 2 seated players)")
+        #expect(h.session.night.ready == ["alice"])
+        h.type(.start)
+        h.server("ERR START DENIED only the host can start")
+        #expect(h.sent.last == "START")
+        #expect(h.statuses.last == ClientSession.Status(.failure, "only the host can start"))
+        h.server("HOST bob", "COUNTDOWN 3")
+        #expect(h.session.night.host == "bob")
+        #expect(h.session.night.countdown == 3)
     }
 }

@@ -183,7 +183,7 @@ import Testing
         let output = client.output
         for shown in [
             "connected as alice", "board #1: a 1RFS  b ZZZZ  c 1RFS", "score: evil 3", "<bob> hi",
-            "<evil> red text", "evil took 1RFS", "evil: boom", "server: junk from nowhere",
+            "<evil> red text", "evil took ■ 1RFS", "evil: boom", "server: junk from nowhere",
         ] {
             #expect(output.contains(shown), "'\(shown)' in stdout:\n\(output)")
         }

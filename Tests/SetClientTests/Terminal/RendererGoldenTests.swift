@@ -33,7 +33,7 @@ import Testing
                     ╰───P───╯ ╚═══R═══╝ ╰───G───╯ ╰───P───╯
                     ────────────────────────────────────────────────────────────────────────────────
                     joined lobby (SET); ? shows the keys
-                    bob took 1RFS 2GHT 3PEC
+                    bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC: colour: two red, one green (−1)
                     <bob> gg
 
@@ -67,7 +67,7 @@ import Testing
                     ╰───P───╯ ╰───R───╯ ╰───G───╯ ╰───P───╯ ╰───R───╯ ╰───G───╯ ╰───P───╯
                     ────────────────────────────────────────────────────────────────────────────────────────────────────
                     joined lobby (SET); ? shows the keys
-                    bob took 1RFS 2GHT 3PEC
+                    bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC: colour: two red, one green (−1)
                     <bob> gg
 
@@ -164,7 +164,7 @@ import Testing
                      y ░░░   z 10♦  za ░░░  zb ░░░
                     zc A♠   zd ░░░
                     ────────────────────────────────────────────────────────────
-                    bob took 1RFS 2GHT 3PEC
+                    bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC: colour: two red, one green
                       (−1)
                     <bob> gg
@@ -188,7 +188,7 @@ import Testing
                     ● alice 3  ○ bob 1 away  deck 66 · #7
                     ────────────────────────────────────────
                     joined lobby (SET); ? shows the keys
-                    bob took 1RFS 2GHT 3PEC
+                    bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC:
                       colour: two red, one green (−1)
                     <bob> gg
@@ -215,7 +215,7 @@ import Testing
                     ● alice 3  ● bob 11
                     ○ carol 0 away  deck 3 · #12
                     ──────────────────────────────────
-                    bob took 1RFS 2GHT 3PEC
+                      3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC:
                       colour: two red, one green (−1)
                     <bob> gg
@@ -242,7 +242,7 @@ import Testing
                     │ ○ ○ ○ │ │ ○ ○ ○ │ │ ◧ ◧ ◧ │ │ ■ ■ ■ │   3 ▲▲▲ 3GFT
                     ╰───P───╯ ╰───R───╯ ╰───G───╯ ╰───P───╯
                     ────────────────────────────────────────────────────────────────────────────────
-                    bob took 1RFS 2GHT 3PEC
+                    bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC
                     ✗ alice claimed 1RFS 2GHT 3PGC: colour: two red, one green (−1)
                     <bob> gg
                     3 letters + Enter claims · /chat · ? help

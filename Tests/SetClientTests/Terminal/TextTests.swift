@@ -121,6 +121,6 @@ import Testing
         #expect(line("SET bob 1RFS 2GHT 3PEC") == nil)
         #expect(
             LogEntry.took(name: "bob", cards: ["1RFS", "2GHT", "3PEC"]).styled.plainText
-                == "bob took 1RFS 2GHT 3PEC")
+                == "bob took ■ 1RFS · ◭◭ 2GHT · ○○○ 3PEC")
     }
 }

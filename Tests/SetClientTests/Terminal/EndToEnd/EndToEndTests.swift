@@ -77,7 +77,7 @@ import Testing
         #expect(eventually(timeout: 10) { watcher.current.revision > before.revision })
         let after = watcher.current
         #expect(after.players.first?.score == 1)
-        let taken = set.map { code(before.board[$0]) }.joined(separator: " ")
+        let taken = set.map { code(before.board[$0]) }
         let grid = try #require(
             BoardGrid.make(
                 count: after.board.count, isMatchismo: false, isCompact: false,
@@ -89,7 +89,9 @@ import Testing
             guard screen.count > expectedBoard.count else { return false }
             let shownBoard = screen[1...expectedBoard.count].map { trimmed($0.prefix(grid.width)) }
             return shownBoard == expectedBoard
-                && screen.contains { $0.contains("alice took \(taken)") }
+                && screen.contains { line in
+                    line.contains("alice took ") && taken.allSatisfy { line.contains(" \($0)") }
+                }
                 && screen.contains { $0.contains("● alice") && $0.hasSuffix(" 1") }
                 && screen.contains { $0.contains("board #\(after.revision)") }
                 && screen.contains { $0.contains("Deck \(after.deckCount)") }

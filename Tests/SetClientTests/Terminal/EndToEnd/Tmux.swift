@@ -82,6 +82,11 @@ final class Tmux: Sendable {
         try Child.run(path, arguments, environment: ["LANG": "C.UTF-8"], timeout: timeout)
     }
 
+    /// Starts `command` again in the pane, killing what runs there.
+    func respawn(_ command: String) throws {
+        try run(["-L", socket, "respawn-pane", "-k", "-t", session, command])
+    }
+
     /// Ends the tmux server and everything in it.
     func stop() {
         _ = try? run(["-L", socket, "kill-server"], timeout: 5)
