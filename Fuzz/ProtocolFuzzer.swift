@@ -175,7 +175,9 @@ enum ProtocolFuzzer {
                 case .code(let code): require(!code.isEmpty, "an empty card code")
                 }
             }
-        case .hello(let name): require(!name.isEmpty, "an empty name")
+        case .hello(let name, let key):
+            require(!name.isEmpty, "an empty name")
+            require(key.map { !$0.isEmpty } ?? true, "an empty key")
         case .join(let room, _, let options):
             require(!room.isEmpty, "an empty room")
             for (key, value) in options {

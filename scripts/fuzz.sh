@@ -73,16 +73,19 @@ build_target() {
                 -o "$binary"
             ;;
         journal)
-            # The journal's format and replay live in SetServerCore, over SetGame and SetProtocol.
+            # The journal's format and replay live in SetServerCore, over SetGame, SetProtocol and
+            # SetDigest (the digests of claimed names' keys).
             local lib="$build/lib"
             mkdir -p "$lib"
-            rm -f "$lib/libSetGame.a" "$lib/libSetProtocol.a"
+            rm -f "$lib/libSetGame.a" "$lib/libSetProtocol.a" "$lib/libSetDigest.a"
+            compile -module-name SetDigest -emit-module -emit-module-path "$lib/SetDigest.swiftmodule" \
+                -emit-library -static -o "$lib/libSetDigest.a" Sources/SetDigest/*.swift
             compile -module-name SetGame -emit-module -emit-module-path "$lib/SetGame.swiftmodule" \
                 -emit-library -static -o "$lib/libSetGame.a" Sources/SetGame/*.swift
             compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame -emit-module \
                 -emit-module-path "$lib/SetProtocol.swiftmodule" -emit-library -static \
                 -o "$lib/libSetProtocol.a" Sources/SetProtocol/*.swift
-            compile -module-name SetServerCore -D SETD_FUZZ -I "$lib" -L "$lib" -lSetProtocol -lSetGame \
+            compile -module-name SetServerCore -D SETD_FUZZ -I "$lib" -L "$lib" -lSetProtocol -lSetGame -lSetDigest \
                 Fuzz/FuzzSupport.swift Fuzz/JournalFuzzer.swift Sources/SetServerCore/*.swift \
                 Sources/SetServerCore/*/*.swift -o "$binary"
             ;;

@@ -484,7 +484,7 @@ extension Room {
         isLocked = night.isLocked
         kicked = Set(night.kicked)
         tally = night.tally
-        // A snapshot from before score sheets: the board as it is counts from the restore on.
+        // A snapshot from before score sheets: the cards on the board count as dealt when the game began.
         if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }
     }
 }
