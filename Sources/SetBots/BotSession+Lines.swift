@@ -86,6 +86,9 @@ extension BotSession {
             if let code, code != .over { unexpected("\(name): \(line.text)") }
         case "QUIT":
             break
+        case "CHAT":
+            chatsInFlight = max(0, chatsInFlight - 1)
+            if code != nil { unexpected("\(name): \(line.text)") }
         default:
             if code != nil { unexpected("\(name): \(line.text)") }
         }
@@ -265,6 +268,8 @@ extension BotSession {
             send("PING", verb: "PING", now: now, forced: true)
         case .bye(let reason):
             stats.value.byes[reason, default: 0] += 1
+        case .chat(_, let text):
+            if options.isChatOnly { timedChatReceived(text, now: now) }
         case .unknown(let text):
             let verb = String(decoding: text.utf8.prefix { $0 != 0x20 }, as: UTF8.self)
             if Self.knownVerbs.contains(verb) {
@@ -285,6 +290,14 @@ extension BotSession {
         default:
             break
         }
+    }
+
+    /// A timed chat line (`t<nanoseconds>`, see ``timedChat(now:)``) reached this bot.
+    private func timedChatReceived(_ text: String, now: UInt64) {
+        guard text.utf8.first == UInt8(ascii: "t"), let sentAt = UInt64(text.dropFirst(), radix: 10) else {
+            return
+        }
+        stats.value.chatLatency.record(nanoseconds: now > sentAt ? now - sentAt : 0)
     }
 
     /// First words of lines the protocol defines, so a line that starts with one but does not parse is

@@ -95,6 +95,22 @@ import Testing
         }
     }
 
+    @Test func rateLimitTakesARateAndABurst() throws {
+        for (arguments, rate, burst) in [("0", 0.0, 0.0), ("50", 50, 100), ("1000/5000", 1000, 5000)] {
+            guard case .run(let configuration) = try DaemonCommand.parse(["--rate-limit", arguments]) else {
+                Issue.record("--rate-limit \(arguments) does not run the server")
+                continue
+            }
+            #expect(configuration.commandsPerSecond == rate, "\(arguments)")
+            #expect(configuration.commandBurst == burst, "\(arguments)")
+        }
+        for bad in ["-1", "x", "10/", "10/0", "1/2/3", ""] {
+            #expect(throws: DaemonCommand.UsageError.self, "'\(bad)'") {
+                _ = try DaemonCommand.parse(["--rate-limit", bad])
+            }
+        }
+    }
+
     @Test func fsyncTakesItsThreePoliciesOnly() throws {
         for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
             guard
