@@ -160,7 +160,9 @@ final class BotShard: @unchecked Sendable {
             guard session.wantsClose == nil else { return }
             switch frame {
             case .line(let bytes):
-                session.receive(ServerLine(parsing: bytes), now: now)
+                if !session.receiveTimedChat(bytes, now: now) {
+                    session.receive(ServerLine(parsing: bytes), now: now)
+                }
             case .tooLong:
                 stats.value.recordProtocolError("\(session.name): a line over 64 KiB")
             }
