@@ -18,7 +18,9 @@ let package = Package(
         // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
         .target(name: "SetDigest"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
-        .target(name: "SetSocket"),
+        .target(name: "SetSocket", dependencies: ["CEpoll"]),
+        // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
+        .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(name: "SetServerCore", dependencies: ["SetGame", "SetProtocol"], exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.

@@ -297,7 +297,8 @@ extension BotSession {
     /// `false` for every other line (and outside ``BenchOptions/isChatOnly``), which takes the usual path.
     func receiveTimedChat(_ bytes: [UInt8], now: UInt64) -> Bool {
         guard options.isChatOnly, phase == .seated, bytes.starts(with: Self.chatPrefix),
-            let space = bytes.lastIndex(of: 0x20), space + 2 < bytes.count, bytes[space + 1] == UInt8(ascii: "t")
+            let space = bytes.lastIndex(of: 0x20), space + 2 < bytes.count,
+            bytes[space + 1] == UInt8(ascii: "t")
         else { return false }
         var sentAt: UInt64 = 0
         for byte in bytes[(space + 2)...] {
