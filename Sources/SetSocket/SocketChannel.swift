@@ -125,7 +125,13 @@ public final class SocketChannel {
     /// Queues bytes; they leave at the next ``flush()``.
     public func enqueue(_ bytes: [UInt8]) {
         guard state != .closed else { return }
-        output.append(contentsOf: bytes)
+        if output.isEmpty {
+            // Nothing waiting: take the bytes themselves. A room's event, formatted once, is then the
+            // same buffer for every member, written from without a copy.
+            output = bytes
+        } else {
+            output.append(contentsOf: bytes)
+        }
     }
 
     /// Writes as much queued output as the socket takes; waits for the socket to drain the rest.
@@ -154,8 +160,9 @@ public final class SocketChannel {
                 return
             }
         }
-        // Keep a small buffer for the next update; give back a large one so idle peers stay cheap.
-        output.removeAll(keepingCapacity: output.capacity <= 4096)
+        // Nothing is kept once everything is written: an idle connection holds no output buffer, and the
+        // next pass usually takes its first bytes without a copy (see ``enqueue(_:)``).
+        output = []
         outputStart = 0
         isWaitingForWritable = false
         if state == .closing { close() }
