@@ -186,6 +186,8 @@ goal() {  # scenario-number jq-condition description
     echo "\`setd --port 0 --seed 1\` on 127.0.0.1; \`set-bench\` runs on the same machine, so the two share its"
     echo "cores and every latency includes the bench's own queueing."
     echo
+    echo "Fan-out against a plain C epoll server (issue 15): [BENCHMARKS-fanout.md](BENCHMARKS-fanout.md)."
+    echo
     echo "| machine | |"
     echo "| --- | --- |"
     echo "| CPU | $cpu_model, $cores cores |"
