@@ -20,7 +20,9 @@ let package = Package(
         // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes.
         .target(name: "SetWeb", dependencies: ["SetDigest"]),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
-        .target(name: "SetSocket"),
+        .target(name: "SetSocket", dependencies: ["CEpoll"]),
+        // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
+        .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(
             name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"], exclude: ["README.md"]),

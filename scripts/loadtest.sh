@@ -7,6 +7,8 @@
 #   --quick   every scenario for a few seconds, to check the script itself (figures are not comparable)
 #   --out     where to write the report (default BENCHMARKS.md at the top of the repository)
 #   --only N  run only scenario N (1-4); the report then has only that scenario
+#   --fanout  also run scripts/fanout-bench.sh (setd against the C epoll floor, paced and flat-out chat
+#             fan-out) and write its report to BENCHMARKS-fanout-run.md
 #
 # Needs jq. Every run is bounded: set-bench stops by itself, and setd is stopped after each scenario.
 set -euo pipefail
@@ -16,12 +18,14 @@ SCRATCH=${SCRATCH:-$ROOT/.build}
 OUT=$ROOT/BENCHMARKS.md
 QUICK=0
 ONLY=""
+FANOUT=0
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) QUICK=1 ;;
         --out) OUT=$2; shift ;;
         --only) ONLY=$2; shift ;;
-        *) echo "usage: scripts/loadtest.sh [--quick] [--out FILE] [--only N]" >&2; exit 2 ;;
+        --fanout) FANOUT=1 ;;
+        *) echo "usage: scripts/loadtest.sh [--quick] [--out FILE] [--only N] [--fanout]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -182,6 +186,8 @@ goal() {  # scenario-number jq-condition description
     echo "\`setd --port 0 --seed 1\` on 127.0.0.1; \`set-bench\` runs on the same machine, so the two share its"
     echo "cores and every latency includes the bench's own queueing."
     echo
+    echo "Fan-out against a plain C epoll server (issue 15): [BENCHMARKS-fanout.md](BENCHMARKS-fanout.md)."
+    echo
     echo "| machine | |"
     echo "| --- | --- |"
     echo "| CPU | $cpu_model, $cores cores |"
@@ -254,3 +260,7 @@ goal() {  # scenario-number jq-condition description
     echo '```'
 } >"$OUT"
 echo "wrote $OUT (raw output in $WORK)" >&2
+if (( FANOUT )); then
+    echo "fan-out against the C floor (scripts/fanout-bench.sh)..." >&2
+    BIN=$BIN "$ROOT/scripts/fanout-bench.sh" $( (( QUICK )) && echo --quick) --out "$ROOT/BENCHMARKS-fanout-run.md"
+fi

@@ -47,6 +47,14 @@ public struct BenchOptions: Equatable, Sendable {
     public var resumeEvery = 120.0
     /// Mean seconds between one bot's chat lines (0 never chats).
     public var chatEvery = 60.0
+    /// Chat lines per second over all the senders, each carrying its send time so that receivers measure
+    /// the fan-out latency; 0 is off. With it bots only chat (no claims) and ignore their own rate cap.
+    public var chatRate = 0.0
+    /// How many bots send at ``chatRate`` (the first ones); `nil` is every bot.
+    public var chatSenders: Int?
+    /// `CHAT`s one sender may have waiting for `OK CHAT`, so that a rate above what the server can take
+    /// (flat out) queues no more than this.
+    public var chatWindow = 64
     /// New connections per second over the whole fleet, so that a big fleet does not overflow the
     /// server's accept backlog.
     public var connectRate = 2000.0
@@ -85,6 +93,10 @@ public struct BenchOptions: Equatable, Sendable {
           --idle              bots join and only answer pings (connection holding)
           --resume-every S    mean seconds between a bot's drop and RESUME (default 120; 0 never)
           --chat-every S      mean seconds between a bot's chat lines (default 60; 0 never)
+          --chat-rate R       bots only chat, R lines a second over all senders, each line timed
+                              from send to every receiver (chat_ms); 0 is off (default)
+          --chat-senders N    only the first N bots send at --chat-rate (default: every bot)
+          --chat-window N     CHATs a sender may have waiting for OK CHAT (default 64)
           --connect-rate N    new connections per second (default 2000)
           --command-rate N    most commands per second per bot (default 50; the server allows 100)
           --queues N          Dispatch queues for the bots (default 2)
@@ -143,6 +155,9 @@ public struct BenchOptions: Equatable, Sendable {
             case "--quiet": options.isQuiet = true
             case "--resume-every": options.resumeEvery = try number(flag, Double.self, at: 0)
             case "--chat-every": options.chatEvery = try number(flag, Double.self, at: 0)
+            case "--chat-rate": options.chatRate = try number(flag, Double.self, at: 0, atMost: 10_000_000)
+            case "--chat-senders": options.chatSenders = try number(flag, Int.self, at: 1)
+            case "--chat-window": options.chatWindow = try number(flag, Int.self, at: 1, atMost: 100_000)
             case "--connect-rate": options.connectRate = try number(flag, Double.self, at: 1)
             case "--command-rate": options.commandRate = try number(flag, Double.self, at: 1, atMost: 100)
             case "--queues": options.queues = try number(flag, Int.self, at: 1, atMost: 64)
@@ -189,6 +204,12 @@ public struct BenchOptions: Equatable, Sendable {
         }
         return numbers.first!...numbers.last!
     }
+
+    /// Whether bots only chat at ``chatRate``.
+    public var isChatOnly: Bool { chatRate > 0 }
+
+    /// Bots that send chat at ``chatRate``.
+    public var chatSenderCount: Int { min(chatSenders ?? bots, bots) }
 
     /// Whether bots claim as soon as they see a board.
     public var isFlatOut: Bool { think.upperBound == 0 }

@@ -106,6 +106,9 @@ public struct BenchReport: Sendable {
         object.addRaw("claim_ms", Self.latencyJSON(stats.claimLatency))
         object.addRaw("fanout_ms", Self.latencyJSON(stats.fanoutLatency))
         object.addRaw("seat_ms", Self.latencyJSON(stats.seatLatency))
+        object.addRaw("chat_ms", Self.latencyJSON(stats.chatLatency))
+        object.add("chat_deliveries", stats.chatLatency.count)
+        object.add("chat_deliveries_per_s", perSecond(stats.chatLatency.count), decimals: 1)
         var errors = JSONObject()
         for (code, n) in stats.errorCodes.sorted(by: { $0.key < $1.key }) { errors.add(code, n) }
         object.addRaw("errors", errors.text)

@@ -56,6 +56,8 @@ public struct BenchStats: Sendable, Equatable {
     public var claimLatency = LatencyHistogram()
     /// From a claim's send to its event (`SET`, `CHOSE`) reaching each other bot in the room.
     public var fanoutLatency = LatencyHistogram()
+    /// From a timed chat line's send (``BenchOptions/chatRate``) to its `CHAT` reaching each member.
+    public var chatLatency = LatencyHistogram()
     /// From starting to connect to being seated (`OK JOIN` or `OK RESUME`).
     public var seatLatency = LatencyHistogram()
 
@@ -151,6 +153,7 @@ public struct BenchStats: Sendable, Equatable {
         claimLatency.merge(other.claimLatency)
         fanoutLatency.merge(other.fanoutLatency)
         seatLatency.merge(other.seatLatency)
+        chatLatency.merge(other.chatLatency)
     }
 
     /// The counters without the histograms, for the once-a-second progress line.
@@ -159,6 +162,7 @@ public struct BenchStats: Sendable, Equatable {
         copy.claimLatency = LatencyHistogram()
         copy.fanoutLatency = LatencyHistogram()
         copy.seatLatency = LatencyHistogram()
+        copy.chatLatency = LatencyHistogram()
         return copy
     }
 }

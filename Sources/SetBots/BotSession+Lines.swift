@@ -86,6 +86,9 @@ extension BotSession {
             if let code, code != .over { unexpected("\(name): \(line.text)") }
         case "QUIT":
             break
+        case "CHAT":
+            chatsInFlight = max(0, chatsInFlight - 1)
+            if code != nil { unexpected("\(name): \(line.text)") }
         default:
             if code != nil { unexpected("\(name): \(line.text)") }
         }
@@ -265,6 +268,8 @@ extension BotSession {
             send("PING", verb: "PING", now: now, forced: true)
         case .bye(let reason):
             stats.value.byes[reason, default: 0] += 1
+        case .chat(_, let text):
+            if options.isChatOnly { timedChatReceived(text, now: now) }
         case .unknown(let text):
             let verb = String(decoding: text.utf8.prefix { $0 != 0x20 }, as: UTF8.self)
             if Self.knownVerbs.contains(verb) {
@@ -285,6 +290,38 @@ extension BotSession {
         default:
             break
         }
+    }
+
+    /// Counts and times a timed `CHAT <name> t<nanoseconds>` line straight from its bytes, without the
+    /// full parse and checks, so that the bench's own cost does not drown the server's in a fan-out run;
+    /// `false` for every other line (and outside ``BenchOptions/isChatOnly``), which takes the usual path.
+    func receiveTimedChat(_ bytes: [UInt8], now: UInt64) -> Bool {
+        guard options.isChatOnly, phase == .seated, bytes.starts(with: Self.chatPrefix),
+            let space = bytes.lastIndex(of: 0x20), space + 2 < bytes.count,
+            bytes[space + 1] == UInt8(ascii: "t")
+        else { return false }
+        var sentAt: UInt64 = 0
+        for byte in bytes[(space + 2)...] {
+            guard (0x30...0x39).contains(byte) else { return false }
+            sentAt = sentAt &* 10 &+ UInt64(byte - 0x30)
+        }
+        stats.value.lines += 1
+        linesOnConnection += 1
+        stats.value.events += 1
+        stats.value.eventCounts[Self.chatEventIndex] += 1
+        stats.value.chatLatency.record(nanoseconds: now > sentAt ? now - sentAt : 0)
+        return true
+    }
+
+    private static let chatPrefix = Array("CHAT ".utf8)
+    private static let chatEventIndex = BenchStats.eventIndex(.chat(name: "x", text: "x"))
+
+    /// A timed chat line (`t<nanoseconds>`, see ``timedChat(now:)``) reached this bot.
+    private func timedChatReceived(_ text: String, now: UInt64) {
+        guard text.utf8.first == UInt8(ascii: "t"), let sentAt = UInt64(text.dropFirst(), radix: 10) else {
+            return
+        }
+        stats.value.chatLatency.record(nanoseconds: now > sentAt ? now - sentAt : 0)
     }
 
     /// First words of lines the protocol defines, so a line that starts with one but does not parse is

@@ -29,6 +29,10 @@ extension BotSession {
         phase = .seated
         stats.value.seatLatency.record(nanoseconds: now > connectStartedAt ? now - connectStartedAt : 0)
         guard !options.isIdle else { return }
+        if options.isChatOnly {
+            startTimedChat(now: now)
+            return
+        }
         if options.chatEvery > 0 { chatAt = now + exponentialNanoseconds(mean: options.chatEvery) }
         if options.resumeEvery > 0 { dropAt = now + exponentialNanoseconds(mean: options.resumeEvery) }
         if view.status == .over {
@@ -44,12 +48,12 @@ extension BotSession {
     var isMyMove: Bool { view.game == .set || view.turn == name }
 
     func boardChanged(now: UInt64) {
-        guard phase == .seated, !options.isIdle, view.status == .playing else { return }
+        guard phase == .seated, !options.isIdle, !options.isChatOnly, view.status == .playing else { return }
         thinkAt = now + thinkDelay()
     }
 
     func turnChanged(now: UInt64) {
-        guard phase == .seated, !options.isIdle, view.status == .playing else { return }
+        guard phase == .seated, !options.isIdle, !options.isChatOnly, view.status == .playing else { return }
         if view.turn == name {
             thinkAt = now + thinkDelay()
         } else if options.mistakes > 0, BotStrategy.unitRandom(&rng) < options.mistakes / 2 {
@@ -61,7 +65,7 @@ extension BotSession {
 
     func gameOver(now: UInt64) {
         thinkAt = nil
-        guard phase == .seated, !options.isIdle else { return }
+        guard phase == .seated, !options.isIdle, !options.isChatOnly else { return }
         // One bot restarts the room, the first of ours online, so that bots do not turn each other's
         // NEW into votes; the others stand by in case it is away.
         let leader = view.players.first { $0.isOnline && config.isBot($0.name) }?.name
@@ -80,11 +84,39 @@ extension BotSession {
     }
 
     func chat(now: UInt64) {
+        guard !options.isChatOnly else {
+            timedChat(now: now)
+            return
+        }
         chatAt = now + exponentialNanoseconds(mean: options.chatEvery)
         guard bucket.take(now: now) else { return }
         let phrase = BotConfig.phrases[rng.next(below: BotConfig.phrases.count)]
         send("CHAT \(phrase)", verb: "CHAT", now: now)
         stats.value.chats += 1
+    }
+
+    /// The first timed chat of a sender: a random phase within its interval, so senders spread out.
+    func startTimedChat(now: UInt64) {
+        guard index < options.chatSenderCount else { return }
+        chatAt = now + UInt64(BotStrategy.unitRandom(&rng) * Double(timedChatInterval))
+    }
+
+    /// Nanoseconds between one sender's timed chat lines.
+    var timedChatInterval: UInt64 {
+        UInt64(max(1, 1e9 * Double(options.chatSenderCount) / options.chatRate))
+    }
+
+    /// Sends every timed chat line that is due (within the window), each saying when it was sent; the
+    /// schedule is kept, not restarted, so a late wake-up catches up instead of lowering the rate.
+    func timedChat(now: UInt64) {
+        while let at = chatAt, at <= now, chatsInFlight < options.chatWindow {
+            send("CHAT t\(now)", verb: "CHAT", now: now)
+            chatsInFlight += 1
+            stats.value.chats += 1
+            chatAt = at + timedChatInterval
+        }
+        // Far behind (flat out, or a stalled machine): no burst to catch up with, go on from now.
+        if let at = chatAt, now > at, now - at > 1_000_000_000 { chatAt = now }
     }
 
     func act(now: UInt64) {
@@ -175,6 +207,7 @@ extension BotSession {
         claimInFlight = false
         thinkAt = nil
         chatAt = nil
+        chatsInFlight = 0
         dropAt = nil
         newGameAt = nil
     }

@@ -89,6 +89,8 @@ final class BotSession {
     var connectAt: UInt64?
     var thinkAt: UInt64?
     var chatAt: UInt64?
+    /// Timed `CHAT`s sent and not yet answered.
+    var chatsInFlight = 0
     var dropAt: UInt64?
     var newGameAt: UInt64?
     var connectStartedAt: UInt64 = 0

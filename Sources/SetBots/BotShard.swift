@@ -34,10 +34,13 @@ final class BotShard: @unchecked Sendable {
     private var heap = DeadlineHeap()
     private var timer: DispatchSourceTimer?
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    /// One epoll set for every bot of the shard.
+    private let loop: EventLoop
 
     init(label: String, config: BotConfig) {
         queue = DispatchQueue(label: label)
         self.config = config
+        loop = EventLoop(queue: queue)
     }
 
     deinit { readBuffer.deallocate() }
@@ -136,7 +139,7 @@ final class BotShard: @unchecked Sendable {
         }
         // A few reads per wake-up at most (the channel's default), so one chatty room cannot starve
         // the others; the shard's one buffer serves every read, as they happen one at a time here.
-        let channel = SocketChannel(socket: socket, queue: queue, readBuffer: readBuffer)
+        let channel = SocketChannel(socket: socket, loop: loop, readBuffer: readBuffer)
         let link = Link(channel: channel)
         links[i] = link
         // The handlers hold the link and the shard until the channel has closed its descriptor.
@@ -160,7 +163,9 @@ final class BotShard: @unchecked Sendable {
             guard session.wantsClose == nil else { return }
             switch frame {
             case .line(let bytes):
-                session.receive(ServerLine(parsing: bytes), now: now)
+                if !session.receiveTimedChat(bytes, now: now) {
+                    session.receive(ServerLine(parsing: bytes), now: now)
+                }
             case .tooLong:
                 stats.value.recordProtocolError("\(session.name): a line over 64 KiB")
             }

@@ -28,6 +28,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds of silence from a client before the server sends `PING`; unanswered data then lets the
     /// kernel declare a vanished peer dead within about the same time.
     public var pingInterval: Double = 30
+    /// Sustained commands a second per connection (`--rate-limit`); 0 turns the limit off, for trusted
+    /// LANs and benchmarks.
+    public var commandsPerSecond = Limits.commandsPerSecond
+    /// The burst allowed above ``commandsPerSecond``.
+    public var commandBurst = Limits.commandBurst
     /// Where the journal of every room is kept; `nil` keeps everything in memory.
     public var stateDirectory: String?
     /// When the journal is flushed to the disk itself, past the page cache.

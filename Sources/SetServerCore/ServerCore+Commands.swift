@@ -27,7 +27,7 @@ extension ServerCore {
             outbox.send(
                 ProtocolError(
                     verb, .slowDown,
-                    "more than \(Int(Limits.commandsPerSecond)) commands a second; wait a moment"
+                    "more than \(Int(connection.limiter.rate)) commands a second; wait a moment"
                 ).line, to: connection.id)
             if connection.limiter.refusedInFlood >= Limits.floodDisconnectAfter {
                 outbox.log(.warn, "flood", [("id", "\(connection.id)"), ("peer", connection.peer)])

@@ -65,6 +65,8 @@ public final class ServerCore {
                 "max-per-ip")
         } else {
             let client = Client(id: id, peer: peer, at: now.uptime)
+            client.limiter = RateLimiter(
+                rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
             clients[id] = client
             clientsPerHost[host, default: 0] += 1
             outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])

@@ -1,19 +1,22 @@
 import Dispatch
 
-/// One non-blocking socket driven by Dispatch on one serial queue: a read source, a write source that
-/// runs only while output is waiting, and a bounded-by-its-owner output buffer.
+/// One non-blocking socket driven by an ``EventLoop`` on one serial queue, with a bounded-by-its-owner
+/// output buffer.
 ///
 /// Lifecycle rules, kept here once for the server, set-cli and the bots:
-/// - The write source is created on the first short write and resumed only after `EAGAIN` (or, for an
-///   outgoing connection, while `connect` is in progress): a resumed write source on a writable socket
-///   fires without end.
-/// - A source is cancelled before its descriptor is closed, and the descriptor is closed in the last
-///   cancel handler; a suspended source is resumed before it is cancelled (a suspended source must never
-///   be released, and its cancel handler only runs once resumed).
-/// - A started channel keeps itself alive until its descriptor is closed, so its owner may let go of it
-///   right after ``close()``; the callbacks are released then too, which breaks any cycle through them.
+/// - The socket joins the loop's epoll set once, at ``start()`` or ``startConnecting()``, edge-triggered
+///   for input, output and the peer's close, and is never modified: output waits for the writable edge
+///   only after a write met `EAGAIN` (or, for an outgoing connection, while `connect` is in progress).
+/// - Reads: edge-triggered epoll reports new input once, so input must be read until the socket is
+///   empty. A read that fills less than the buffer has emptied it (TCP hands over everything waiting),
+///   so one read per incoming batch is the rule; only a full buffer calls for another read, at most
+///   `readsPerEvent` per event, and then the loop comes back to the channel on its next pass.
+/// - ``close()`` closes the descriptor at once (which takes it out of the epoll set); ``onRelease`` and
+///   the release of the callbacks follow on the queue, after whatever runs now.
+/// - A started channel keeps itself alive until it is released, so its owner may let go of it right
+///   after ``close()``; the callbacks are released then too, which breaks any cycle through them.
 ///
-/// Ownership rule: a channel is created and used only on `queue`; its callbacks run there.
+/// Ownership rule: a channel is created and used only on its loop's queue; its callbacks run there.
 public final class SocketChannel {
     /// Where a channel is in its life.
     public enum State: Sendable {
@@ -23,7 +26,7 @@ public final class SocketChannel {
         case open
         /// No longer reading; closes once the queued output is written.
         case closing
-        /// Sources cancelled; the descriptor closes when they finish.
+        /// The descriptor is closed.
         case closed
     }
 
@@ -41,49 +44,75 @@ public final class SocketChannel {
     /// Called once the descriptor is closed, when the channel may be released.
     public var onRelease: (() -> Void)?
 
-    private let queue: DispatchQueue
+    /// `read` system calls made so far, `EAGAIN` and end of stream included: what the "one read per
+    /// incoming batch" rule is checked against.
+    public private(set) var readCount = 0
+    /// The loop the channel's socket is registered with.
+    public let loop: EventLoop
     private let readBuffer: UnsafeMutableRawBufferPointer
     private let readsPerEvent: Int
-    private let readSource: DispatchSourceRead
-    private var writeSource: DispatchSourceWrite?
-    private var isWriteSourceResumed = false
-    private var pendingCancels = 1
-    private var isReadSourceResumed = false
-    /// The channel itself from start until its descriptor is closed; see the lifecycle rules.
+    /// The channel's name in its loop's epoll set while registered; 0 otherwise.
+    var token: UInt64 = 0
+    private var isStarted = false
+    /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
+    private var isWaitingForWritable = false
+    /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
     private var output: [UInt8] = []
     private var outputStart = 0
 
-    /// Wraps a connected non-blocking socket. Reads go into `readBuffer` (which may be shared by every
-    /// channel on `queue`, since reads happen one at a time there), at most `readsPerEvent` per readiness
-    /// event so that one busy peer cannot starve the others. Call ``start()`` to begin reading.
-    public init(
+    /// Wraps a connected non-blocking socket, on a loop of its own on `queue` (one epoll set for this
+    /// one socket: right for a single connection such as set-cli's; many channels should share one
+    /// ``EventLoop`` through ``init(socket:loop:readBuffer:readsPerEvent:)``).
+    public convenience init(
         socket: Socket, queue: DispatchQueue, readBuffer: UnsafeMutableRawBufferPointer,
         readsPerEvent: Int = 4
     ) {
+        self.init(
+            socket: socket, loop: EventLoop(queue: queue), readBuffer: readBuffer,
+            readsPerEvent: readsPerEvent)
+    }
+
+    /// Wraps a connected non-blocking socket, driven by `loop`. Reads go into `readBuffer` (which may be
+    /// shared by every channel on the loop's queue, since reads happen one at a time there), at most
+    /// `readsPerEvent` full buffers per readiness event so that one busy peer cannot starve the others.
+    /// Call ``start()`` to begin reading.
+    public init(
+        socket: Socket, loop: EventLoop, readBuffer: UnsafeMutableRawBufferPointer, readsPerEvent: Int = 4
+    ) {
         self.socket = socket
-        self.queue = queue
+        self.loop = loop
         self.readBuffer = readBuffer
         self.readsPerEvent = readsPerEvent
-        readSource = DispatchSource.makeReadSource(fileDescriptor: socket.fd, queue: queue)
-        readSource.setEventHandler { [unowned self] in self.readAvailable() }
-        readSource.setCancelHandler { [unowned self] in self.sourceCancelled() }
     }
 
     /// Starts reading.
     public func start() {
+        guard state == .open, !isStarted else { return }
         keptAlive = self
-        resumeReading()
+        register()
     }
 
     /// Waits for the non-blocking `connect` of ``Socket/connect(host:port:)`` to finish, then starts
     /// reading and calls ``onConnect``; if it failed, the channel closes and ``onEnd`` says why.
     public func startConnecting() {
-        guard state == .open, !isReadSourceResumed else { return }
+        guard state == .open, !isStarted else { return }
         keptAlive = self
         state = .connecting
         // The socket turns writable once the connection is made or has failed.
-        waitUntilWritable()
+        isWaitingForWritable = true
+        register()
+    }
+
+    private func register() {
+        isStarted = true
+        do {
+            try loop.register(self)
+        } catch {
+            // Never in the caller's middle: the end is an input for later, as a peer's close would be.
+            let reason: End = state == .connecting ? .connectFailed(error) : .readFailed(error)
+            loop.runSoon { if self.state != .closed { self.end(reason) } }
+        }
     }
 
     /// Bytes queued and not yet written.
@@ -96,7 +125,13 @@ public final class SocketChannel {
     /// Queues bytes; they leave at the next ``flush()``.
     public func enqueue(_ bytes: [UInt8]) {
         guard state != .closed else { return }
-        output.append(contentsOf: bytes)
+        if output.isEmpty {
+            // Nothing waiting: take the bytes themselves. A room's event, formatted once, is then the
+            // same buffer for every member, written from without a copy.
+            output = bytes
+        } else {
+            output.append(contentsOf: bytes)
+        }
     }
 
     /// Writes as much queued output as the socket takes; waits for the socket to drain the rest.
@@ -121,17 +156,15 @@ public final class SocketChannel {
                 outputStart += n
             case .wouldBlock, .closed:
                 compactOutput()
-                waitUntilWritable()
+                isWaitingForWritable = true
                 return
             }
         }
-        // Keep a small buffer for the next update; give back a large one so idle peers stay cheap.
-        output.removeAll(keepingCapacity: output.capacity <= 4096)
+        // Nothing is kept once everything is written: an idle connection holds no output buffer, and the
+        // next pass usually takes its first bytes without a copy (see ``enqueue(_:)``).
+        output = []
         outputStart = 0
-        if isWriteSourceResumed {
-            writeSource?.suspend()
-            isWriteSourceResumed = false
-        }
+        isWaitingForWritable = false
         if state == .closing { close() }
     }
 
@@ -142,30 +175,22 @@ public final class SocketChannel {
             return
         }
         state = .closing
-        resumeReading()  // A source never resumed would never run its cancel handler.
-        readSource.cancel()
         flush()
     }
 
-    /// Closes at once, dropping queued output. The descriptor is closed once both sources are cancelled.
+    /// Closes at once, dropping queued output; ``onRelease`` follows on the queue.
     public func close() {
         guard state != .closed else { return }
-        let wasClosing = state == .closing
         state = .closed
-        // Alive until the cancel handlers have run, even if the owner lets go now.
-        keptAlive = self
-        if !wasClosing {
-            // Never started reading (still connecting, or never started): resume so that the cancel
-            // handler runs and the source may be released.
-            if !isReadSourceResumed { resumeReading() }
-            readSource.cancel()
-        }
-        if let source = writeSource {
-            if !isWriteSourceResumed { source.resume() }
-            source.cancel()
-        }
+        loop.unregister(self)
+        socket.close()
         output = []
         outputStart = 0
+        isWaitingForWritable = false
+        // Alive until released, even if the owner lets go now; released after what runs now, so that a
+        // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.
+        keptAlive = self
+        loop.runSoon { self.released() }
     }
 
     /// Drops what was written from the front of the buffer once it is most of it, so a peer that reads
@@ -176,43 +201,29 @@ public final class SocketChannel {
         outputStart = 0
     }
 
-    private func resumeReading() {
-        guard !isReadSourceResumed else { return }
-        isReadSourceResumed = true
-        readSource.resume()
-    }
-
-    private func waitUntilWritable() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: socket.fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.writable() }
-            source.setCancelHandler { [unowned self] in self.sourceCancelled() }
-            pendingCancels += 1
-            writeSource = source
-        }
-        if !isWriteSourceResumed {
-            writeSource?.resume()
-            isWriteSourceResumed = true
-        }
-    }
-
-    private func writable() {
+    /// One event from the loop's epoll set.
+    func handle(_ event: Epoll.Event) {
         if state == .connecting {
+            guard event.isWritable || event.isHangUp else { return }
             connectFinished()
-        } else {
+        }
+        if state == .open, event.isReadable || event.isHangUp {
+            readAvailable(hangUp: event.isHangUp)
+        }
+        if isWaitingForWritable, event.isWritable || event.isHangUp, state == .open || state == .closing {
             flush()
         }
     }
 
     private func connectFinished() {
+        isWaitingForWritable = false
         if let error = socket.pendingError() {
             end(.connectFailed(error))
             return
         }
         state = .open
-        resumeReading()
         onConnect?()
-        // Sends what was queued while connecting; with nothing queued this suspends the write source.
+        // Sends what was queued while connecting.
         flush()
     }
 
@@ -221,10 +232,7 @@ public final class SocketChannel {
         onEnd?(reason)
     }
 
-    private func sourceCancelled() {
-        pendingCancels -= 1
-        guard pendingCancels == 0 else { return }
-        socket.close()
+    private func released() {
         onRelease?()
         onRead = nil
         onConnect = nil
@@ -233,10 +241,13 @@ public final class SocketChannel {
         keptAlive = nil
     }
 
-    private func readAvailable() {
+    /// Reads what is waiting, one read per incoming batch (see the lifecycle rules). With `hangUp` (the
+    /// peer closed, or the connection broke) it reads on to the end of the stream or the error.
+    func readAvailable(hangUp: Bool) {
         guard state == .open else { return }
         for _ in 0..<readsPerEvent {
             let result: Socket.Transfer
+            readCount += 1
             do {
                 result = try socket.read(into: readBuffer)
             } catch {
@@ -246,7 +257,8 @@ public final class SocketChannel {
             switch result {
             case .bytes(let n):
                 onRead?(UnsafeRawBufferPointer(rebasing: readBuffer[..<n]))
-                guard state == .open, n == readBuffer.count else { return }
+                guard state == .open else { return }
+                if n < readBuffer.count, !hangUp { return }
             case .wouldBlock:
                 return
             case .closed:
@@ -254,6 +266,8 @@ public final class SocketChannel {
                 return
             }
         }
+        // Stopped at the cap with the buffer full each time: more may be waiting, and its edge is past.
+        loop.readAgain(self)
     }
 }
 

@@ -53,4 +53,30 @@ import Testing
         #expect(!client.isAtEOF)
         #expect(try client.request("PING").final == "OK PING")
     }
+
+    @Test func aConfiguredRateAndBurstAreEnforced() throws {
+        let server = EmbeddedServer {
+            $0.commandsPerSecond = 10; $0.commandBurst = 20
+        }
+        let client = try server.connect("paced")
+        try client.send(lines: Array(repeating: "PING", count: 30))
+        let finals = client.readAvailable()
+        #expect(finals.prefix(20).allSatisfy { $0 == "OK PING" }, "a burst of 20 passes")
+        #expect(
+            finals.dropFirst(20).allSatisfy { $0.hasPrefix("ERR PING SLOWDOWN more than 10 ") },
+            "\(finals.last ?? "")")
+        server.advance(by: 1)
+        try client.send(lines: Array(repeating: "PING", count: 15))
+        #expect(client.readAvailable().filter { $0 == "OK PING" }.count == 10)
+    }
+
+    @Test func aRateOfZeroTurnsTheLimitOff() throws {
+        let server = EmbeddedServer { $0.commandsPerSecond = 0 }
+        let client = try server.connect("trusted")
+        try client.send(lines: Array(repeating: "PING", count: 5000))
+        let finals = client.readAvailable()
+        #expect(finals.count == 5000)
+        #expect(finals.allSatisfy { $0 == "OK PING" })
+        #expect(!client.isAtEOF)
+    }
 }

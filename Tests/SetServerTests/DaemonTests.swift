@@ -76,7 +76,7 @@ import Testing
         for flag in listed {
             let value: [String] =
                 switch flag {
-                case "--help", "--version": []
+                case "--help", "--version", "--no-http": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]
@@ -92,6 +92,22 @@ import Testing
         for round in 0..<10 {
             let daemon = try Daemon()
             #expect(daemon.terminate() == 0, "round \(round): \(daemon.log)")
+        }
+    }
+
+    @Test func rateLimitTakesARateAndABurst() throws {
+        for (arguments, rate, burst) in [("0", 0.0, 0.0), ("50", 50, 100), ("1000/5000", 1000, 5000)] {
+            guard case .run(let configuration) = try DaemonCommand.parse(["--rate-limit", arguments]) else {
+                Issue.record("--rate-limit \(arguments) does not run the server")
+                continue
+            }
+            #expect(configuration.commandsPerSecond == rate, "\(arguments)")
+            #expect(configuration.commandBurst == burst, "\(arguments)")
+        }
+        for bad in ["-1", "x", "10/", "10/0", "1/2/3", ""] {
+            #expect(throws: DaemonCommand.UsageError.self, "'\(bad)'") {
+                _ = try DaemonCommand.parse(["--rate-limit", bad])
+            }
         }
     }
 

@@ -13,6 +13,7 @@ public enum DaemonCommand {
                     [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
+                    [--rate-limit N[/BURST]]
                setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
@@ -42,6 +43,9 @@ public enum DaemonCommand {
                                  everysec (once a second) or no (left to the kernel) (default: everysec)
           --no-http              serve no page and no WebSocket: the port speaks only the line
                                  protocol, and greets a new connection without waiting for a GET
+          --rate-limit N[/BURST] commands a second per connection, bursts of BURST (default 100/200,
+                                 BURST defaults to 2N); 0 turns it off: only for trusted LANs and
+                                 benchmarks
           --check-journal DIR    say whether the journal in DIR restores, and where it is damaged
           --repair-journal DIR   keep a copy of a damaged journal and cut it before its first bad record
           -h, --help             show this help
@@ -106,6 +110,17 @@ public enum DaemonCommand {
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)
             case "--no-http": configuration.isHTTPEnabled = false
+            case "--rate-limit":
+                let text = try value(flag)
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+                guard (1...2).contains(parts.count), let rate = parts[0], (0...1_000_000).contains(rate),
+                    let burst = parts.count == 2 ? parts[1] : 2 * rate, (rate == 0 || burst >= 1),
+                    burst <= 2_000_000
+                else {
+                    throw UsageError(description: "--rate-limit takes N or N/BURST (0 is off), not '\(text)'")
+                }
+                configuration.commandsPerSecond = Double(rate)
+                configuration.commandBurst = Double(burst)
             case "--check-journal", "--repair-journal":
                 // A journal command is a command of its own: other flags beside it would be ignored.
                 let directory = try value(flag)

@@ -21,6 +21,8 @@ final class Shell {
     /// One buffer for every read: reads happen one at a time on `queue`.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ShellLimits.readChunk, alignment: 16)
+    /// One epoll set for every client socket (see ``EventLoop``).
+    private let loop: EventLoop
     private var listener: Socket?
     private var listenSource: DispatchSourceRead?
     private var tickTimer: DispatchSourceTimer?
@@ -46,6 +48,7 @@ final class Shell {
         self.queue = queue
         logger = Logger(minimum: configuration.logLevel)
         core = ServerCore(configuration: configuration)
+        loop = EventLoop(queue: queue)
     }
 
     deinit { readBuffer.deallocate() }
@@ -122,7 +125,7 @@ final class Shell {
             let id = nextConnectionID
             nextConnectionID += 1
             let channel = SocketChannel(
-                socket: socket, queue: queue, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent
+                socket: socket, loop: loop, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent
             )
             let link = Link(id: id, peer: peer, channel: channel)
             channel.onRead = { [unowned self, unowned link] bytes in self.received(bytes, on: link) }

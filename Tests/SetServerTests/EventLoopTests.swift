@@ -1,0 +1,220 @@
+import Dispatch
+import SetSocket
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The event loop under the channels: many sockets on one epoll set, edge-triggered reads that stop at
+/// the first short read, input past the per-event cap, the peer's close, and a blocked writer resuming.
+@Suite(.timeLimit(.minutes(1))) struct EventLoopTests {
+    /// A channel on one end of a socketpair, its other end, and what the channel saw.
+    final class Pair {
+        let channel: SocketChannel
+        let peer: Int32
+        var received: [UInt8] = []
+        var reads = 0
+        var ends: [SocketChannel.End] = []
+        var isReleased = false
+
+        init(loop: EventLoop, buffer: UnsafeMutableRawBufferPointer, readsPerEvent: Int = 4) throws {
+            var fds: [Int32] = [0, 0]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+            peer = fds[1]
+            channel = SocketChannel(
+                socket: Socket(fd: fds[0]), loop: loop, readBuffer: buffer, readsPerEvent: readsPerEvent)
+            channel.onRead = { [weak self] bytes in
+                self?.received += bytes
+                self?.reads += 1
+            }
+            channel.onEnd = { [weak self] end in self?.ends.append(end) }
+            channel.onRelease = { [weak self] in self?.isReleased = true }
+        }
+
+        func write(_ bytes: [UInt8]) {
+            #expect(bytes.withUnsafeBytes { Glibc.write(peer, $0.baseAddress, $0.count) } == bytes.count)
+        }
+    }
+
+    let queue = DispatchQueue(label: "event-loop-test")
+    /// A 4 KiB read buffer, shared by the channels of a test as the server shares one.
+    func makeBuffer() -> UnsafeMutableRawBufferPointer {
+        .allocate(byteCount: 4096, alignment: 16)
+    }
+
+    /// Waits up to five seconds for `condition` (checked on the queue).
+    func eventually(_ what: Comment, _ condition: @escaping () -> Bool) {
+        for _ in 0..<1000 {
+            if queue.sync(execute: condition) { return }
+            usleep(5000)
+        }
+        Issue.record(what)
+    }
+
+    @Test func manyReadySocketsAreEachReadOnceForOneBatch() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pairs = try queue.sync {
+            try (0..<200).map { _ in
+                let pair = try Pair(loop: loop, buffer: buffer)
+                pair.channel.start()
+                return pair
+            }
+        }
+        defer { for pair in pairs { close(pair.peer) } }
+        #expect(queue.sync { loop.channelCount } == 200)
+        // Every peer writes before the loop runs again: one wake-up finds them all ready.
+        queue.sync {
+            for (i, pair) in pairs.enumerated() { pair.write(Array("line \(i)\n".utf8)) }
+        }
+        eventually("every channel read its line") { pairs.allSatisfy { !$0.received.isEmpty } }
+        queue.sync {
+            for (i, pair) in pairs.enumerated() {
+                #expect(pair.received == Array("line \(i)\n".utf8))
+                // A short read emptied the socket: no second read to meet EAGAIN.
+                #expect(pair.channel.readCount == 1, "socket \(i): \(pair.channel.readCount) reads")
+            }
+            for pair in pairs { pair.channel.close() }
+        }
+        eventually("every channel released") { pairs.allSatisfy(\.isReleased) }
+        #expect(queue.sync { loop.channelCount } == 0)
+    }
+
+    @Test func inputPastTheReadCapIsReadOnTheNextPass() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        // One read per event at most: 10 KiB waiting takes three passes through a 4 KiB buffer, though
+        // edge-triggered epoll reports it only once.
+        let pair = try queue.sync { try Pair(loop: loop, buffer: buffer, readsPerEvent: 1) }
+        defer { close(pair.peer) }
+        let data = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+        pair.write(data)
+        queue.sync { pair.channel.start() }
+        eventually("all 10,000 bytes arrive") { pair.received.count == data.count }
+        queue.sync {
+            #expect(pair.received == data)
+            #expect(pair.reads == 3)
+            #expect(pair.ends.isEmpty)
+            pair.channel.close()
+        }
+    }
+
+    @Test func wouldBlockLeavesTheChannelWaitingForTheNextEdge() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try queue.sync { try Pair(loop: loop, buffer: buffer) }
+        defer { close(pair.peer) }
+        // Exactly a buffer's worth: the full read calls for another, which meets EAGAIN.
+        let data = [UInt8](repeating: 0x41, count: 4096)
+        pair.write(data)
+        queue.sync { pair.channel.start() }
+        eventually("the first batch arrives") { pair.received.count == 4096 }
+        #expect(queue.sync { pair.channel.readCount } == 2)
+        // A later batch brings a new edge.
+        pair.write(Array("more\n".utf8))
+        eventually("the second batch arrives") { pair.received.count == 4101 }
+        queue.sync {
+            #expect(pair.channel.readCount == 3)
+            #expect(pair.channel.state == .open)
+            pair.channel.close()
+        }
+    }
+
+    @Test func aPeersCloseEndsTheChannelAfterItsLastBytes() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try queue.sync {
+            let pair = try Pair(loop: loop, buffer: buffer)
+            pair.channel.start()
+            return pair
+        }
+        pair.write(Array("QUIT\n".utf8))
+        close(pair.peer)
+        eventually("the channel ends") { pair.isReleased }
+        queue.sync {
+            #expect(pair.received == Array("QUIT\n".utf8), "the last bytes are read before the end")
+            #expect(pair.ends == [.peerClosed])
+            #expect(pair.channel.state == .closed)
+        }
+        #expect(fcntl(pair.channel.socket.fd, F_GETFD) == -1, "the descriptor is closed")
+    }
+
+    @Test func aWriteBlockedChannelResumesWhenThePeerReads() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try queue.sync {
+            let pair = try Pair(loop: loop, buffer: buffer)
+            pair.channel.start()
+            return pair
+        }
+        defer { close(pair.peer) }
+        let data = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let pending = queue.sync {
+            pair.channel.enqueue(data)
+            pair.channel.flush()
+            return pair.channel.pendingOutput
+        }
+        #expect(pending > 0, "a socketpair does not take 1 MiB at once")
+        // Reading makes room; the writable edge makes the channel write the rest by itself.
+        var got: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 64 << 10)
+        while got.count < data.count {
+            let n = scratch.withUnsafeMutableBytes { read(pair.peer, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            got += scratch[..<n]
+        }
+        #expect(got == data)
+        eventually("nothing is left waiting") { pair.channel.pendingOutput == 0 }
+        queue.sync {
+            #expect(pair.channel.state == .open)
+            pair.channel.finish()
+            #expect(pair.channel.state == .closed, "finish with nothing queued closes at once")
+        }
+    }
+
+    @Test func anOutgoingConnectionConnectsOrSaysWhyNot() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = listener.localPort
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        final class Outcome {
+            var connected = false
+            var ends: [SocketChannel.End] = []
+        }
+        let good = Outcome()
+        let channel = try queue.sync {
+            let channel = SocketChannel(
+                socket: try Socket.connect(host: "127.0.0.1", port: port), loop: loop, readBuffer: buffer)
+            channel.onConnect = { good.connected = true }
+            channel.onEnd = { good.ends.append($0) }
+            channel.startConnecting()
+            return channel
+        }
+        eventually("the connection is made") { good.connected }
+        queue.sync { channel.close() }
+        listener.close()
+        // Nobody listens on the port any more.
+        let bad = Outcome()
+        try queue.sync {
+            let refused = SocketChannel(
+                socket: try Socket.connect(host: "127.0.0.1", port: port), loop: loop, readBuffer: buffer)
+            refused.onConnect = { bad.connected = true }
+            refused.onEnd = { bad.ends.append($0) }
+            refused.startConnecting()
+        }
+        eventually("the refusal is reported") { !bad.ends.isEmpty }
+        queue.sync {
+            #expect(!bad.connected)
+            if case .connectFailed = bad.ends.first {} else { Issue.record("\(bad.ends)") }
+            #expect(good.ends.isEmpty, "a close asked for is not an end")
+        }
+    }
+}
