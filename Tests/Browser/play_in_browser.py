@@ -190,6 +190,7 @@ def main():
 
     driver = start_browser()
     try:
+        set_viewport(driver, 1280, 800, False)
         base = args.url or f"http://{args.host}:{args.port}/"
         driver.get(f"{base}?room={args.room}&name=ann")
 
@@ -247,8 +248,6 @@ def main():
         box.send_keys("hello bob")
         driver.find_element("css selector", "#chat-form button").click()
         bob.expect("CHAT ann hello bob")
-        set_viewport(driver, 1280, 800, False)
-        time.sleep(0.3)  # the layout settles after the resize
         driver.save_screenshot(os.path.join(args.out, "page-1280x800.png"))
 
         # A reload gets the seat back: same score, online again, no new player.

@@ -93,10 +93,9 @@ extension WebPage {
             return svg;
           }
           const colour = c && c.red ? "#c8102e" : "#1b1b1b";
-          const text = (x, y, size, value, anchor, rotate) => {
+          const text = (x, y, size, value, anchor) => {
             const t = svgElement("text", { x, y, "font-size": size, fill: colour, "text-anchor": anchor || "start",
               "font-weight": 700 });
-            if (rotate) t.setAttribute("transform", `rotate(180 ${x} ${y - size / 3})`);
             t.textContent = value;
             svg.append(t);
           };
@@ -105,7 +104,6 @@ extension WebPage {
           text(9, 30, 26, c.rank);
           text(9, 54, 22, suit);
           text(50, 102, 58, suit, "middle");
-          text(91, 120, 26, c.rank, "end", false);
           return svg;
         }
 
