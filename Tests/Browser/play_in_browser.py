@@ -168,6 +168,32 @@ def click_card(driver, position):
     driver.find_element("css selector", f"#board [data-pos='{position}']").click()
 
 
+def ready_room(driver, bob, base, name):
+    """A room made with start=ready: the page waits with a Ready button, and deals after the countdown.
+
+    A setd without ready rooms refuses the option (BADOPTION); the page then joins without it, and this
+    part says that it did not run."""
+    _, final = bob.request(f"JOIN {name} start=ready")
+    if final.startswith("ERR JOIN BADOPTION"):
+        print("NOTE: this setd has no start=ready rooms; the ready-room part did not run")
+        return
+    if not final.startswith(f"OK JOIN {name} "):
+        fail(f"JOIN {name} start=ready: {final}")
+    driver.get(f"{base}?room={name}")  # the name is remembered: no ?name= this time
+    bob.expect("JOINED ann")
+    wait_for(driver, "the Ready button of a waiting room",
+             lambda: driver.find_element("id", "btn-ready").is_displayed() and not page_board(driver))
+    driver.find_element("id", "btn-ready").click()
+    bob.expect("READY ann ")
+    _, final = bob.request("READY")
+    if not final.startswith("OK READY "):
+        fail(f"bob's READY: {final}")
+    wait_for(driver, "the countdown", lambda: driver.find_element("id", "countdown").is_displayed())
+    _, deal = board_of(bob.expect("BOARD ")[0])
+    wait_for(driver, "the deal after the countdown", lambda: page_board(driver) == deal and
+             not driver.find_element("id", "waiting").is_displayed())
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True, help="setd's port (lines and HTTP)")
@@ -266,6 +292,7 @@ def main():
         if widest > 375:
             fail(f"a card reaches {widest} px on a 375 px screen")
         driver.save_screenshot(os.path.join(args.out, "page-375x812.png"))
+        ready_room(driver, bob, base, f"{args.room}-ready"[:16])
         print(f"PASS: ann claimed {claim}, bob claimed {bob_claim}; screenshots in {args.out}")
     finally:
         driver.quit()

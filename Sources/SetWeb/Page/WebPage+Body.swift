@@ -6,12 +6,12 @@ extension WebPage {
         <body>
         <svg class="defs" width="0" height="0" aria-hidden="true" focusable="false">
           <defs>
-            <pattern id="stripes-R" width="6" height="6" patternUnits="userSpaceOnUse">
-              <rect width="2.2" height="6" fill="#d3212c"/></pattern>
-            <pattern id="stripes-G" width="6" height="6" patternUnits="userSpaceOnUse">
-              <rect width="2.2" height="6" fill="#109447"/></pattern>
-            <pattern id="stripes-P" width="6" height="6" patternUnits="userSpaceOnUse">
-              <rect width="2.2" height="6" fill="#6a2a95"/></pattern>
+            <pattern id="stripes-R" width="4.5" height="6" patternUnits="userSpaceOnUse">
+              <rect width="1.6" height="6" fill="#d3212c"/></pattern>
+            <pattern id="stripes-G" width="4.5" height="6" patternUnits="userSpaceOnUse">
+              <rect width="1.6" height="6" fill="#109447"/></pattern>
+            <pattern id="stripes-P" width="4.5" height="6" patternUnits="userSpaceOnUse">
+              <rect width="1.6" height="6" fill="#6a2a95"/></pattern>
             <pattern id="card-back" width="12" height="12" patternUnits="userSpaceOnUse"
               patternTransform="rotate(45)">
               <rect width="12" height="12" fill="#1d4e89"/><rect width="6" height="6" fill="#2a66ad"/></pattern>

@@ -69,7 +69,7 @@ extension WebPage {
         .card.fresh { animation: deal .5s ease-out; }
         .card:focus-visible { box-shadow: 0 0 0 3px #000, 0 0 0 6px #fff; }
         @keyframes deal { from { transform: scale(.6) rotate(-6deg); opacity: 0; } to { transform: none; opacity: 1; } }
-        .card .cb-letter { display: none; font-size: 15px; font-weight: 800; }
+        .cb-letter { display: none; font-size: 15px; font-weight: 800; }
         body.letters .card .cb-letter, body.letters .mini .cb-letter { display: inline; }
         .board.matchismo .card, .card.playing { aspect-ratio: 5 / 7; }
         .card.matched { opacity: .45; cursor: default; }

@@ -36,7 +36,7 @@ extension WebPage {
 
         const room = {
           name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0,
-          chain: [], turn: null, host: null, players: new Map(), ready: new Set(), role: null,
+          chain: [], turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, role: null,
           fresh: new Set(), hinted: null, over: null,
         };
         // The cards picked so far, by position and code, and the revision at which the first was picked.
@@ -196,7 +196,7 @@ extension WebPage {
           const waiting = room.status === "waiting";
           $("waiting").hidden = !waiting;
           if (!waiting) return;
-          const ready = room.ready.size, seated = room.players.size;
+          const [ready, seated] = room.readyCount || [room.ready.size, room.players.size];
           const mine = room.ready.has(session.me);
           $("waiting-text").textContent = ready + " of " + seated + " ready. The game starts when everyone is ready" +
             (room.host ? " or " + who(room.host) + " starts it." : ".");
@@ -211,6 +211,7 @@ extension WebPage {
         function resetRoom() {
           room.players = new Map();
           room.ready = new Set();
+          room.readyCount = null;
           room.chain = [];
           room.turn = null;
           room.host = null;
@@ -237,7 +238,7 @@ extension WebPage {
             case "ROOM":
               if (room.name !== null && w[1] !== room.name) return true;  // a ROOMS-style line about another room
               room.name = w[1]; room.game = w[2]; room.status = w[4] || "playing";
-              if (room.status !== "waiting") { room.ready.clear(); $("countdown").hidden = true; }
+              if (room.status !== "waiting") { room.ready.clear(); room.readyCount = null; $("countdown").hidden = true; }
               return true;
             case "OPTIONS":
               room.options = {};
@@ -347,7 +348,8 @@ extension WebPage {
               break;
             }
             case "READY":
-              if (w[2] !== undefined) room.ready.add(w[1]);
+              room.ready.add(w[1]);
+              room.readyCount = [parseInt(w[2], 10) || 0, parseInt(w[3], 10) || 0];
               log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " ready (" + w[2] + "/" + w[3] + ")");
               renderScores(); renderWaiting(); break;
             case "COUNTDOWN":
@@ -647,7 +649,12 @@ extension WebPage {
         $("btn-sit").addEventListener("click", () => { if (room.name) join(room.name); });
         $("btn-leave").addEventListener("click", leave);
         $("btn-lobby").addEventListener("click", leave);
-        $("btn-ready").addEventListener("click", () => send("READY", (reply) => { if (!reply.ok) toast(reply.text); }));
+        $("btn-ready").addEventListener("click", () => send("READY", (reply) => {
+          if (!reply.ok) { toast(reply.text); return; }
+          room.ready.add(session.me);
+          room.readyCount = [parseInt(reply.words[2], 10) || 0, parseInt(reply.words[3], 10) || 0];
+          renderWaiting(); renderScores();
+        }));
         $("btn-start").addEventListener("click", () => send("START", (reply) => { if (!reply.ok) toast(reply.text); }));
         $("btn-refresh").addEventListener("click", refreshRooms);
         $("btn-reconnect").addEventListener("click", () => { session.manual = null; $("reconnect").hidden = true; reconnectNow(); });
