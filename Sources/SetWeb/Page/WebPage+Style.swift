@@ -7,8 +7,7 @@ extension WebPage {
           --sel: #1f7ae0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
         * { box-sizing: border-box; }
         html, body { margin: 0; min-height: 100%; }
-        body { background: radial-gradient(ellipse at 50% 20%, #1f6a3c 0%, var(--felt) 45%, var(--felt-dark) 100%);
-          background-attachment: fixed; color: var(--ink); -webkit-tap-highlight-color: transparent; }
+        body { background: var(--felt); color: var(--ink); -webkit-tap-highlight-color: transparent; }
         [hidden] { display: none !important; }
         .defs { position: absolute; width: 0; height: 0; }
         button { font: inherit; font-size: 15px; padding: 8px 14px; border-radius: 8px; border: 1px solid #c9c4b5;
