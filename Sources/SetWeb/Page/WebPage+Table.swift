@@ -186,8 +186,9 @@ extension WebPage {
           $("deck").textContent = room.status === "waiting" ? "" :
             (isSet() ? room.deck + " cards in the deck" : (room.turn && room.turn !== "-" ?
               (room.turn === session.me ? "Your turn" : room.turn + "'s turn") : ""));
-          $("btn-hint").hidden = spectator || !isSet() || room.options.hints === "off";
-          $("btn-new").hidden = spectator;
+          const waiting = room.status === "waiting";
+          $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off";
+          $("btn-new").hidden = spectator || waiting;
           $("btn-sit").hidden = !spectator;
           $("chat-form").hidden = spectator && !session.me;
         }
@@ -199,7 +200,7 @@ extension WebPage {
           const [ready, seated] = room.readyCount || [room.ready.size, room.players.size];
           const mine = room.ready.has(session.me);
           $("waiting-text").textContent = ready + " of " + seated + " ready. The game starts when everyone is ready" +
-            (room.host ? " or " + who(room.host) + " starts it." : ".");
+            (room.host ? (room.host === session.me ? " or you start it." : " or " + room.host + " starts it.") : ".");
           $("btn-ready").hidden = room.role !== "player";
           $("btn-ready").disabled = mine;
           $("btn-ready").textContent = mine ? "Ready ✓" : "I'm ready";
@@ -353,6 +354,7 @@ extension WebPage {
               log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " ready (" + w[2] + "/" + w[3] + ")");
               renderScores(); renderWaiting(); break;
             case "COUNTDOWN":
+              $("btn-start").hidden = true;
               $("countdown-n").textContent = w[1];
               $("countdown").hidden = false;
               break;
