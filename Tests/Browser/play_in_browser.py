@@ -230,6 +230,9 @@ def main():
             "'svg path, svg circle, svg rect').length;")
         if not art:
             fail("the cards have no SVG shapes")
+        loaded = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        if loaded:
+            fail(f"the page loaded more than itself (a LAN may have no internet): {loaded}")
 
         # ann claims a set by clicking three cards that form one on the board she sees.
         claim = find_set(board)

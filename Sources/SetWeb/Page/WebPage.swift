@@ -13,7 +13,8 @@ public enum WebPage {
         + "<script>\n\"use strict\";\n(() => {\n" + cardsScript + connectionScript + tableScript
         + "})();\n</script>\n</body>\n</html>\n"
 
-    /// The document's start: the viewport for phones and the title.
+    /// The document's start: the viewport for phones, the title, and an icon inline (so the browser
+    /// asks for no `/favicon.ico`).
     static let head = ##"""
         <!doctype html>
         <html lang="en">
@@ -22,6 +23,7 @@ public enum WebPage {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="theme-color" content="#123d27">
         <title>SET · setd</title>
+        <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%23fff'/%3E%3Cpath d='M16 5L28 26H4Z' fill='%236a2a95'/%3E%3C/svg%3E">
 
         """##
 }
