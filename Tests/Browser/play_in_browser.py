@@ -168,6 +168,60 @@ def click_card(driver, position):
     driver.find_element("css selector", f"#board [data-pos='{position}']").click()
 
 
+# A stand-in server for the pairing check: the page's WebSocket replaced before the page loads, answering
+# each line the page sends with lines from this script. The replies interleave events with data lines
+# the way protocol.md's "Telling data from events" says a server may.
+FAKE_SOCKET = r"""
+window.__sent = [];
+const replies = {
+  "HELLO pat": ["OK HELLO pat t0k"],
+  "JOIN pair start=ready": ["ERR JOIN BADOPTION unknown option start"],
+  "JOIN pair": ["ROOM pair set 2 playing", "CHAT bob hi early", "ROOM pair set 2 playing",
+    "OPTIONS mode=normal penalty=1 hints=on",
+    "BOARD 5 a:1GES b:2RFS c:3PFS d:2PHT e:1RES f:3PES g:2RFT h:3GFT i:3REC j:2REC k:2GFT l:1RHC",
+    "DECK 69", "PLAYER bob 0 online", "PLAYER pat 0 online", "OK JOIN pair 6"],
+  "HINT": ["PLAYER bob 4 online", "HINT b:2RFS", "OK HINT 1"],
+  "CHOOSE f k l @5": ["ERR CHOOSE STALE the board changed since revision 5; it is now 6"],
+};
+class FakeSocket {
+  constructor(url) {
+    this.readyState = 0;
+    setTimeout(() => { this.readyState = 1; this.deliver(["SETD 1 a stand-in"]); }, 0);
+  }
+  deliver(lines) { for (const data of lines) this.onmessage({ data }); }
+  send(line) {
+    window.__sent.push(line);
+    const verb = line.split(" ")[0];
+    setTimeout(() => this.deliver(replies[line] || ["ERR " + verb + " UNKNOWN not in the script"]), 0);
+  }
+  close() {}
+}
+FakeSocket.OPEN = 1;
+window.WebSocket = FakeSocket;
+"""
+
+
+def reply_pairing(driver, base):
+    """Events between and before a reply's data lines are shown as events, and the data as data."""
+    script = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_SOCKET})
+    try:
+        driver.get(f"{base}?room=pair&name=pat")
+        wait_for(driver, "the stand-in's board", lambda: len(page_board(driver)) == 12)
+        wait_for(driver, "the chat that came before JOIN's data",
+                 lambda: "bob: hi early" in driver.find_element("id", "log").text)
+        driver.find_element("id", "btn-hint").click()
+        wait_for(driver, "HINT's data as the hint", lambda: driver.find_elements("css selector", "#board [data-pos='b'].hint"))
+        wait_for(driver, "the PLAYER event before HINT's data", lambda: (page_score(driver, "bob") or "").startswith("4 "))
+        for position in ("f", "k", "l"):
+            click_card(driver, position)
+        wait_for(driver, "the STALE message", lambda: "No penalty" in driver.find_element("id", "banner").text)
+        sent = driver.execute_script("return window.__sent")
+        if sent != ["HELLO pat", "JOIN pair start=ready", "JOIN pair", "HINT", "CHOOSE f k l @5"]:
+            fail(f"the page sent {sent}")
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
 def ready_room(driver, bob, base, name):
     """A room made with start=ready: the page waits with a Ready button, and deals after the countdown.
 
@@ -296,6 +350,8 @@ def main():
             fail(f"a card reaches {widest} px on a 375 px screen")
         driver.save_screenshot(os.path.join(args.out, "page-375x812.png"))
         ready_room(driver, bob, base, f"{args.room}-ready"[:16])
+        set_viewport(driver, 1280, 800, False)
+        reply_pairing(driver, base)
         print(f"PASS: ann claimed {claim}, bob claimed {bob_claim}; screenshots in {args.out}")
     finally:
         driver.quit()

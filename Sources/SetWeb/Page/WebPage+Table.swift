@@ -247,7 +247,10 @@ extension WebPage {
               return true;
             case "BOARD": applyBoard(parseInt(w[1], 10) || 0, w.slice(2), inSnapshot); return true;
             case "DECK": room.deck = parseInt(w[1], 10) || 0; return true;
-            case "CHAIN": room.chain = w[1] === "-" ? [] : w.slice(1); return true;
+            case "CHAIN":  // it follows the BOARD of a set: a chain card picked from the last chain goes now
+              room.chain = w[1] === "-" ? [] : w.slice(1);
+              if (!inSnapshot) keepSelectionOnBoard();
+              return true;
             case "TURN": room.turn = w[1] === "-" ? null : w[1]; return true;
             case "HOST": room.host = w[1]; return true;
             case "PLAYER":
