@@ -184,7 +184,7 @@ extension WebPage {
         function renderControls() {
           const spectator = room.role === "spectator";
           $("deck").textContent = room.status === "waiting" ? "" :
-            (isSet() ? room.deck + " cards in the deck" : (room.turn && room.turn !== "-" ?
+            (isSet() ? "Deck: " + room.deck : (room.turn && room.turn !== "-" ?
               (room.turn === session.me ? "Your turn" : room.turn + "'s turn") : ""));
           const waiting = room.status === "waiting";
           $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off";
