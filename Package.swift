@@ -17,12 +17,14 @@ let package = Package(
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
         // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
         .target(name: "SetDigest"),
+        // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes.
+        .target(name: "SetWeb", dependencies: ["SetDigest"]),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(name: "SetServerCore", dependencies: ["SetGame", "SetProtocol"], exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
-        .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket"]),
+        .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The protocol bots and the load tester that runs fleets of them.
@@ -38,6 +40,7 @@ let package = Package(
         .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
+        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",

@@ -32,6 +32,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var stateDirectory: String?
     /// When the journal is flushed to the disk itself, past the page cache.
     public var fsync = FsyncPolicy.everySecond
+    /// Whether a connection whose first bytes are `GET ` is HTTP (the page and its WebSocket);
+    /// `--no-http` turns it off, and then `GET ` is a line protocol command like any other.
+    public var isHTTPEnabled = true
+    /// Seconds a new connection that says nothing waits for its greeting while HTTP is on, so that a
+    /// browser's `GET` (which follows the TCP handshake at once) never receives it. Tests shorten it.
+    public var sniffWindow = 0.15
 
     /// Creates the default configuration.
     public init() {}

@@ -12,13 +12,17 @@ public final class TestServer {
     public let port: UInt16
     private var isStopped = false
 
-    /// Starts a server; `configure` adjusts the test defaults (loopback, port 0, seed 42, quiet logs).
+    /// Starts a server; `configure` adjusts the test defaults (loopback, port 0, seed 42, quiet logs, a
+    /// 20 ms sniff window).
     public init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.seed = 42
         configuration.logLevel = .error
+        // Every test connection waits out the window before its greeting; a short one keeps the suite's
+        // wall time (tests about the window set their own).
+        configuration.sniffWindow = 0.02
         configure(&configuration)
         server = Server(configuration: configuration)
         port = try server.start()

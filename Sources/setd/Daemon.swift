@@ -58,8 +58,16 @@ enum Daemon {
         var banner = "setd listening on port \(port); friends can connect with:\n"
         let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
         for address in addresses {
-            banner +=
-                address.contains(":") ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
+            let isIPv6 = address.contains(":")
+            banner += isIPv6 ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
+        }
+        if configuration.isHTTPEnabled {
+            banner += "or open the page in a browser:\n"
+            for address in addresses {
+                banner +=
+                    address.contains(":")
+                    ? "  http://[\(address)]:\(port)/\n" : "  http://\(address):\(port)/\n"
+            }
         }
         // Unbuffered, so that a script reading the port sees it at once.
         write(1, banner)

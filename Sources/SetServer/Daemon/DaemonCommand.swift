@@ -11,10 +11,11 @@ public enum DaemonCommand {
                     [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
                     [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
-                    [--state-dir DIR] [--fsync always|everysec|no]
+                    [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
                setd --check-journal DIR | --repair-journal DIR
 
-        Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`.
+        Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
+        in a browser at http://HOST:PORT/ (the same port).
 
         OPTIONS:
           --host ADDR            address to listen on (default: every interface, IPv6 and IPv4)
@@ -38,6 +39,8 @@ public enum DaemonCommand {
                                  (default: none, everything in memory)
           --fsync POLICY         when the journal is flushed to disk: always (before every reply),
                                  everysec (once a second) or no (left to the kernel) (default: everysec)
+          --no-http              serve no page and no WebSocket: the port speaks only the line
+                                 protocol, and greets a new connection without waiting for a GET
           --check-journal DIR    say whether the journal in DIR restores, and where it is damaged
           --repair-journal DIR   keep a copy of a damaged journal and cut it before its first bad record
           -h, --help             show this help
@@ -101,6 +104,7 @@ public enum DaemonCommand {
             case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)
+            case "--no-http": configuration.isHTTPEnabled = false
             case "--check-journal", "--repair-journal":
                 // A journal command is a command of its own: other flags beside it would be ignored.
                 let directory = try value(flag)

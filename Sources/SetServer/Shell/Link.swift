@@ -15,6 +15,9 @@ final class Link {
     var closingSince: Double?
     /// Whether this link is already in the shell's list of links to flush.
     var isMarkedForFlush = false
+    /// What the connection speaks: the line protocol, or (while HTTP is on) not decided yet, HTTP or a
+    /// WebSocket; see Shell+Web.
+    var mode = LinkMode.lineProtocol
 
     init(id: ConnectionID, peer: String, channel: SocketChannel) {
         self.id = id

@@ -2,6 +2,7 @@ import Dispatch
 import SetProtocol
 import SetServerCore
 import SetSocket
+import SetWeb
 
 /// The server's I/O around its ``ServerCore``: the listening socket, one ``SocketChannel`` per client,
 /// the tick timer, the journal file and the log.
@@ -15,8 +16,8 @@ import SetSocket
 final class Shell {
     let configuration: ServerConfiguration
     let queue: DispatchQueue
-    private let logger: Logger
-    private let core: ServerCore
+    let logger: Logger
+    let core: ServerCore
     /// One buffer for every read: reads happen one at a time on `queue`.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ShellLimits.readChunk, alignment: 16)
@@ -28,10 +29,14 @@ final class Shell {
     private var journal: Journal?
     private var nextConnectionID = 1
     /// Every connection until its descriptor is closed.
-    private var links: [ConnectionID: Link] = [:]
+    var links: [ConnectionID: Link] = [:]
     private var flushList: [Link] = []
     /// Connections lost while effects were being carried out; told to the core right after them.
-    private var lost: [(ConnectionID, String)] = []
+    var lost: [(ConnectionID, String)] = []
+    /// New connections waiting for their first bytes while HTTP is on, and the timer that greets them
+    /// when their window ends (see Shell+Web).
+    var sniffing = SniffQueue()
+    var sniffTimer: DispatchSourceTimer?
     private var isApplying = false
     /// Whether the core knows the journal cannot be written.
     private var isJournalProblemReported = false
@@ -73,6 +78,7 @@ final class Shell {
         flush.setEventHandler { [unowned self] in self.flushMarked() }
         flush.resume()
         flushSource = flush
+        if configuration.isHTTPEnabled { startSniffTimer() }
         let port = socket.localPort
         logger.log(.info, "listen", [("host", configuration.host ?? "*"), ("port", "\(port)")])
         return port
@@ -87,6 +93,8 @@ final class Shell {
         tickTimer = nil
         flushSource?.cancel()
         flushSource = nil
+        sniffTimer?.cancel()
+        sniffTimer = nil
         for link in links.values {
             link.channel.flush()
             link.channel.close()
@@ -122,14 +130,15 @@ final class Shell {
             channel.onRelease = { [unowned self] in self.links[id] = nil }
             links[id] = link
             channel.start()
-            apply(core.connect(id, peer: peer, at: SystemClock.now()))
+            admit(link)
         }
     }
 
     /// Telnet's commands come out first (``TelnetFilter``); its answers are queued before anything the
     /// core answers to the same bytes. They need no output cap of their own: each option is answered
     /// at most once per verb, 1.5 KiB in a connection's life.
-    private func received(_ bytes: UnsafeRawBufferPointer, on link: Link) {
+    func received(_ bytes: UnsafeRawBufferPointer, on link: Link) {
+        guard case .lineProtocol = link.mode else { return receivedWeb(bytes, on: link) }
         let now = SystemClock.now()
         var effects: [Effect] = []
         var replies: [UInt8] = []
@@ -146,7 +155,7 @@ final class Shell {
 
     /// A connection ended by itself or was dropped: the core hears of it after the effects being
     /// carried out now, never in the middle of them.
-    private func connectionLost(_ id: ConnectionID, reason: String) {
+    func connectionLost(_ id: ConnectionID, reason: String) {
         lost.append((id, reason))
         if !isApplying { apply([]) }
     }
@@ -154,7 +163,7 @@ final class Shell {
     // MARK: Effects
 
     /// Carries out the core's effects in order; then tells the core of connections lost meanwhile.
-    private func apply(_ effects: [Effect]) {
+    func apply(_ effects: [Effect]) {
         dispatchPrecondition(condition: .onQueue(queue))
         isApplying = true
         defer { isApplying = false }
@@ -189,7 +198,7 @@ final class Shell {
                     hasUnwrittenRecords = false
                 }
                 guard let link = links[id], link.channel.state == .open else { continue }
-                link.channel.enqueue(bytes)
+                link.channel.enqueue(link.mode.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes)
                 if link.channel.pendingOutput > ShellLimits.maximumOutputBytes {
                     logger.log(
                         .warn, "drop",
@@ -204,6 +213,7 @@ final class Shell {
                 }
             case .close(let id, _):
                 guard let link = links[id], link.channel.state == .open else { continue }
+                if link.mode.isWebSocket { link.channel.enqueue(WebSocketFrame.close(.normal)) }
                 link.closingSince = SystemClock.now().uptime
                 link.channel.finish()
             }
@@ -214,7 +224,7 @@ final class Shell {
 
     /// Queues `link` to be written at the end of this pass. Lines queued by many events before the flush
     /// runs leave in one `write`.
-    private func markForFlush(_ link: Link) {
+    func markForFlush(_ link: Link) {
         guard !link.isMarkedForFlush else { return }
         link.isMarkedForFlush = true
         flushList.append(link)
@@ -235,6 +245,7 @@ final class Shell {
     private func tick() {
         let now = SystemClock.now()
         apply(core.tick(at: now))
+        expireHTTPHeads(at: now)
         for link in links.values {
             guard let since = link.closingSince, link.channel.state == .closing,
                 now.uptime - since > ShellLimits.closingDeadline
