@@ -32,7 +32,8 @@ let package = Package(
         // Test helpers shared by the test targets and the fuzzers: the in-memory server, loopback
         // clients and test daemons, and reference oracles written from the rules and protocol.md.
         .target(
-            name: "SetTestSupport", dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame"]),
+            name: "SetTestSupport",
+            dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest"]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
@@ -44,7 +45,9 @@ let package = Package(
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
-            dependencies: ["SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame"]),
+            dependencies: [
+                "SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
+            ]),
         .testTarget(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),

@@ -1,0 +1,245 @@
+import Foundation
+import SetDigest
+
+/// A blocking WebSocket client for loopback tests, written from RFC 6455 apart from the server's framer:
+/// it makes the opening handshake and checks the accept value, masks every frame it sends (unless told
+/// not to), and reads the server's frames, which must be unmasked.
+public final class WebSocketTestClient {
+    /// One frame from the server.
+    public struct Frame: Equatable, Sendable {
+        /// The opcode: 1 text, 8 close, 9 ping, 10 pong.
+        public var opcode: UInt8
+        /// Whether FIN was set.
+        public var isFinal: Bool
+        /// The payload.
+        public var payload: [UInt8]
+
+        /// Creates a frame.
+        public init(opcode: UInt8, isFinal: Bool, payload: [UInt8]) {
+            self.opcode = opcode
+            self.isFinal = isFinal
+            self.payload = payload
+        }
+
+        /// The payload as text.
+        public var text: String { String(decoding: payload, as: UTF8.self) }
+        /// A close frame's code, if it has one.
+        public var closeCode: UInt16? {
+            opcode == 8 && payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil
+        }
+    }
+
+    /// The TCP connection underneath.
+    public let raw: TestClient
+    /// The handshake response's lines, the status line first.
+    public private(set) var handshake: [String] = []
+
+    /// The accept value RFC 6455 §4.2.2 derives from a key.
+    public static func accept(forKey key: String) -> String {
+        Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
+    }
+
+    /// Connects to 127.0.0.1:`port`, upgrades `/ws` and, with `expectGreeting`, reads the greeting
+    /// (the first text frame, `SETD 1 …`). `extraFrames` go in the same write as the request, to test a
+    /// client that does not wait for the 101.
+    public init(
+        port: UInt16, label: String, expectGreeting: Bool = true, extraFrames: [UInt8] = []
+    ) throws {
+        raw = try TestClient(port: port, label: label)
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let request =
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:\(port)\r\n\r\n"
+        try raw.send(bytes: Array(request.utf8) + extraFrames)
+        handshake = try Self.readHead(raw)
+        guard handshake.first == "HTTP/1.1 101 Switching Protocols" else {
+            throw ClientError(description: "\(label): the upgrade got \(handshake)")
+        }
+        guard handshake.contains("Sec-WebSocket-Accept: \(Self.accept(forKey: key))") else {
+            throw ClientError(description: "\(label): wrong or missing accept value in \(handshake)")
+        }
+        if expectGreeting {
+            let greeting = try readText()
+            guard greeting.hasPrefix("SETD 1 ") else {
+                throw ClientError(description: "\(label): greeting was '\(greeting)'")
+            }
+        }
+    }
+
+    /// Reads an HTTP response head: lines up to the blank one, without their CRs.
+    static func readHead(_ raw: TestClient) throws -> [String] {
+        var lines: [String] = []
+        while true {
+            var line = try raw.readLine()
+            if line.hasSuffix("\r") { line.removeLast() }
+            if line.isEmpty { return lines }
+            lines.append(line)
+        }
+    }
+
+    // MARK: Writing
+
+    /// A client frame: FIN as given, masked with a random key unless `masked` is false.
+    public static func frame(_ opcode: UInt8, _ payload: [UInt8], isFinal: Bool = true, masked: Bool = true)
+        -> [UInt8]
+    {
+        var out: [UInt8] = [(isFinal ? 0x80 : 0) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
+        if payload.count < 126 {
+            out.append(maskBit | UInt8(payload.count))
+        } else if payload.count < 65536 {
+            out += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            out.append(maskBit | 127)
+            out += (0..<8).reversed().map { UInt8(UInt64(payload.count) >> (8 * UInt64($0)) & 0xFF) }
+        }
+        guard masked else { return out + payload }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        return out + mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    }
+
+    /// Sends one masked text message.
+    public func send(_ text: String) throws {
+        try raw.send(bytes: Self.frame(1, Array(text.utf8)))
+    }
+
+    /// Sends bytes as they are (frames made with ``frame(_:_:isFinal:masked:)``, or anything else).
+    public func send(bytes: [UInt8]) throws {
+        try raw.send(bytes: bytes)
+    }
+
+    /// Sends a line and reads its reply.
+    public func request(_ line: String, timeout: Double = 5) throws -> Reply {
+        try send(line)
+        return try readReply(timeout: timeout)
+    }
+
+    // MARK: Reading
+
+    /// The next frame; throws at end of file, after `timeout`, or on a masked server frame.
+    public func readFrame(timeout: Double = 5) throws -> Frame {
+        let header = try raw.readBytes(2, timeout: timeout)
+        guard header[1] & 0x80 == 0 else {
+            throw ClientError(description: "\(raw.label): the server masked a frame")
+        }
+        var length = Int(header[1] & 0x7F)
+        if length == 126 {
+            let extended = try raw.readBytes(2, timeout: timeout)
+            length = Int(extended[0]) << 8 | Int(extended[1])
+        } else if length == 127 {
+            length = try raw.readBytes(8, timeout: timeout).reduce(0) { $0 << 8 | Int($1) }
+        }
+        let payload = try raw.readBytes(length, timeout: timeout)
+        return Frame(opcode: header[0] & 0x0F, isFinal: header[0] & 0x80 != 0, payload: payload)
+    }
+
+    /// The next frame's text; throws if it is not a final text frame.
+    public func readText(timeout: Double = 5) throws -> String {
+        let frame = try readFrame(timeout: timeout)
+        guard frame.opcode == 1, frame.isFinal else {
+            throw ClientError(description: "\(raw.label): expected a text frame, got \(frame)")
+        }
+        return frame.text
+    }
+
+    /// Reads text messages up to and including the next final line (`OK …`/`ERR …`).
+    public func readReply(timeout: Double = 5) throws -> Reply {
+        let deadline = monotonicNow() + timeout
+        var lines: [String] = []
+        while true {
+            let line = try readText(timeout: max(0.001, deadline - monotonicNow()))
+            if isFinalLine(line) { return Reply(lines: lines, final: line) }
+            lines.append(line)
+        }
+    }
+
+    /// Reads text messages until one starts with `prefix`; returns the ones skipped and the one found.
+    @discardableResult
+    public func expect(prefix: String, timeout: Double = 5) throws -> (skipped: [String], line: String) {
+        let deadline = monotonicNow() + timeout
+        var skipped: [String] = []
+        while true {
+            let line = try readText(timeout: max(0.001, deadline - monotonicNow()))
+            if line.hasPrefix(prefix) { return (skipped, line) }
+            skipped.append(line)
+        }
+    }
+
+    /// Reads frames up to the server's close frame (returning it and the text messages before it), then
+    /// checks that the server closes the TCP connection.
+    public func expectClose(timeout: Double = 5) throws -> (close: Frame, texts: [String]) {
+        var texts: [String] = []
+        while true {
+            let frame = try readFrame(timeout: timeout)
+            if frame.opcode == 1 {
+                texts.append(frame.text)
+                continue
+            }
+            guard frame.opcode == 8 else {
+                throw ClientError(description: "\(raw.label): expected a close frame, got \(frame)")
+            }
+            let rest = try raw.expectEOF(timeout: timeout)
+            guard rest.isEmpty else {
+                throw ClientError(description: "\(raw.label): bytes after the close frame: \(rest)")
+            }
+            return (frame, texts)
+        }
+    }
+}
+
+/// One HTTP response read from a raw connection: status line, fields and body (by `Content-Length`).
+public struct HTTPTestResponse: Sendable {
+    /// The status line, e.g. `HTTP/1.1 200 OK`.
+    public var statusLine: String
+    /// The header lines, as `Name: value`.
+    public var fields: [String]
+    /// The body.
+    public var body: [UInt8]
+
+    /// The status code.
+    public var status: Int { Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+
+    /// The value of the first field called `name` (without case).
+    public func value(_ name: String) -> String? {
+        for field in fields {
+            guard let colon = field.firstIndex(of: ":") else { continue }
+            if field[..<colon].lowercased() == name.lowercased() {
+                return field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// Sends `request` on a new connection to 127.0.0.1:`port`, reads the response and checks that the
+    /// server then closes the connection.
+    public static func fetch(port: UInt16, _ request: [UInt8], label: String = "http") throws
+        -> HTTPTestResponse
+    {
+        let client = try TestClient(port: port, label: label)
+        try client.send(bytes: request)
+        return try read(from: client)
+    }
+
+    /// `GET target` with a Host, as curl sends it.
+    public static func get(port: UInt16, _ target: String) throws -> HTTPTestResponse {
+        try fetch(
+            port: port,
+            Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: test\r\n\r\n".utf8))
+    }
+
+    /// Reads one response from `client`, then its end of file.
+    public static func read(from client: TestClient, timeout: Double = 5) throws -> HTTPTestResponse {
+        let head = try WebSocketTestClient.readHead(client)
+        guard let statusLine = head.first else {
+            throw ClientError(description: "\(client.label): no status line")
+        }
+        var response = HTTPTestResponse(statusLine: statusLine, fields: Array(head.dropFirst()), body: [])
+        let length = Int(response.value("Content-Length") ?? "0") ?? 0
+        response.body = try client.readBytes(length, timeout: timeout)
+        let rest = try client.expectEOF(timeout: timeout)
+        guard rest.isEmpty else {
+            throw ClientError(description: "\(client.label): bytes after the body: \(rest)")
+        }
+        return response
+    }
+}
