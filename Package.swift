@@ -33,7 +33,7 @@ let package = Package(
         // clients and test daemons, and reference oracles written from the rules and protocol.md.
         .target(
             name: "SetTestSupport",
-            dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest"]),
+            dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest", "SetWeb"]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
-        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest"]),
+        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",

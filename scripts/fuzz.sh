@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs them for a while.
 #
-#   scripts/fuzz.sh [protocol|game|journal|all] [SECONDS]      (default: all, 60 seconds each)
+#   scripts/fuzz.sh [protocol|game|journal|http|websocket|all] [SECONDS]      (default: all, 60 seconds each)
 #
-# Each target is compiled straight from Fuzz/*.swift, the library sources (SetProtocol, SetGame) and the
+# Each target is compiled straight from Fuzz/*.swift, the library sources (SetProtocol, SetGame, SetWeb) and the
 # reference oracles it checks against (Sources/SetTestSupport, shared with the tests) with
 # -sanitize=fuzzer,address into .build-fuzz/ (not through SwiftPM: libFuzzer brings its own main), then
 # run with libFuzzer's -max_total_time, one target after the other (the machine is shared). The working
@@ -19,10 +19,10 @@ cd "$(dirname "$0")/.."
 which="${1:-all}"
 seconds="${2:-60}"
 case "$which" in
-    protocol | game | journal) targets=("$which") ;;
-    all) targets=(protocol game journal) ;;
+    protocol | game | journal | http | websocket) targets=("$which") ;;
+    all) targets=(protocol game journal http websocket) ;;
     *)
-        echo "usage: $0 [protocol|game|journal|all] [SECONDS]" >&2
+        echo "usage: $0 [protocol|game|journal|http|websocket|all] [SECONDS]" >&2
         exit 2
         ;;
 esac
@@ -47,6 +47,7 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -D SETD
 support=Sources/SetTestSupport
 game_oracles=("$support/SetReference.swift" "$support/MatchismoReference.swift")
 protocol_oracles=("$support/FramingReference.swift" "$support/TextReference.swift")
+websocket_oracles=("$support/WebSocketReference.swift")
 
 # swiftc, without ASan's harmless "Cannot export local symbol" linker notes.
 compile() {
@@ -86,6 +87,18 @@ build_target() {
                 Fuzz/FuzzSupport.swift Fuzz/JournalFuzzer.swift Sources/SetServerCore/*.swift \
                 Sources/SetServerCore/*/*.swift -o "$binary"
             ;;
+        http | websocket)
+            # SetWeb imports SetDigest (SHA-1, for the handshake).
+            local lib="$build/lib" fuzzer=Fuzz/HTTPFuzzer.swift oracles=()
+            [[ "$target" == websocket ]] && fuzzer=Fuzz/WebSocketFuzzer.swift oracles=("${websocket_oracles[@]}")
+            mkdir -p "$lib"
+            rm -f "$lib/libSetDigest.a"
+            compile -module-name SetDigest -emit-module -emit-module-path "$lib/SetDigest.swiftmodule" \
+                -emit-library -static -o "$lib/libSetDigest.a" Sources/SetDigest/*.swift
+            compile -module-name SetWeb -I "$lib" -L "$lib" -lSetDigest \
+                Fuzz/FuzzSupport.swift "$fuzzer" "${oracles[@]}" Sources/SetWeb/*.swift Sources/SetWeb/Page/*.swift \
+                -o "$binary"
+            ;;
         game)
             compile -module-name SetGame Fuzz/FuzzSupport.swift Fuzz/GameFuzzer.swift "${game_oracles[@]}" \
                 Sources/SetGame/*.swift -o "$binary"
@@ -105,6 +118,8 @@ for target in "${targets[@]}"; do
     [[ -f "Fuzz/$target.dict" ]] && dict=("-dict=Fuzz/$target.dict")
     maxlen=4096
     [[ "$target" == game ]] && maxlen=2048
+    # Past the 8 KiB head cap, and room for frames with 16-bit lengths.
+    [[ "$target" == http || "$target" == websocket ]] && maxlen=10000
     echo "== fuzzing $target for ${seconds}s (log: $log)" >&2
     set +e
     # shellcheck disable=SC2086  # FUZZ_ARGS is a list of flags

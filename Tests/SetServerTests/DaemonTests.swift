@@ -76,7 +76,7 @@ import Testing
         for flag in listed {
             let value: [String] =
                 switch flag {
-                case "--help", "--version": []
+                case "--help", "--version", "--no-http": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]

@@ -1,3 +1,4 @@
+import SetServer
 import SetServerCore
 import SetTestSupport
 import SetWeb
@@ -252,5 +253,36 @@ import Testing
         #expect(try client.readLine().hasPrefix("SETD 1 "))
         try client.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
         #expect(try client.readReply().errorCode == "UNKNOWN")
+    }
+}
+
+/// `--no-http` on the command line, and the banner's links.
+@Suite struct WebDaemonTests {
+    @Test func noHTTPTurnsThePageOffAndHTTPIsOnByDefault() throws {
+        guard case .run(let defaults) = try DaemonCommand.parse([]),
+            case .run(let off) = try DaemonCommand.parse(["--no-http", "--port", "0"])
+        else {
+            Issue.record("setd did not parse to a run")
+            return
+        }
+        #expect(defaults.isHTTPEnabled && !off.isHTTPEnabled)
+        #expect(off.port == 0)
+    }
+
+    @Test func theBannerPrintsThePageLinkBesideTheNcLineAndNotWithNoHTTP() throws {
+        let daemon = try Daemon()
+        let banner = daemon.child.output(within: 5) { $0.contains("http://") }
+        #expect(banner.contains("nc 127.0.0.1 \(daemon.port)\n"), "\(banner)")
+        #expect(banner.contains("http://127.0.0.1:\(daemon.port)/\n"), "\(banner)")
+        // The real daemon serves the page and still greets nc.
+        #expect(try HTTPTestResponse.get(port: daemon.port, "/").status == 200)
+        let nc = try daemon.connect("nc")
+        #expect(try nc.request("PING").final == "OK PING")
+        _ = daemon.terminate()
+
+        let plain = try Daemon(["--no-http"])
+        let plainBanner = plain.child.output(within: 1) { $0.contains("nc 127.0.0.1") }
+        #expect(!plainBanner.contains("http://"), "\(plainBanner)")
+        _ = plain.terminate()
     }
 }
