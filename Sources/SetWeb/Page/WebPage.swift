@@ -1,55 +1,29 @@
-/// The page `GET /` serves: one self-contained HTML document (nothing loaded from elsewhere, since a
-/// LAN may have no internet).
+/// The browser page that `GET /` serves: one self-contained HTML document, its style, script and card
+/// art embedded, so that nothing is loaded from elsewhere (a LAN may have no internet).
 ///
-/// This is a minimal, honest page: it connects to `/ws` and shows the protocol's lines, with a line to
-/// type commands. The game table replaces it; the API stays `WebPage.html`.
+/// The page speaks protocol.md over `GET /ws`, one line per WebSocket text frame. Its parts live in
+/// `WebPage+Style.swift` (CSS), `WebPage+Body.swift` (markup and the SVG patterns), and three script
+/// files: `WebPage+Cards.swift` (card art), `WebPage+Connection.swift` (the socket, reconnecting and
+/// reply pairing) and `WebPage+Table.swift` (the game table). The script builds every element with
+/// `createElement` and `textContent`: server text never reaches `innerHTML`.
 public enum WebPage {
-    /// The page's HTML; the server serves its UTF-8 bytes.
-    public static let html: String = """
+    /// The whole page, HTML with the CSS and JavaScript inline.
+    public static let html: String =
+        head + "<style>\n" + style + "</style>\n</head>\n" + body
+        + "<script>\n\"use strict\";\n(() => {\n" + cardsScript + connectionScript + tableScript
+        + "})();\n</script>\n</body>\n</html>\n"
+
+    /// The document's start: the viewport for phones, the title, and an icon inline (so the browser
+    /// asks for no `/favicon.ico`).
+    static let head = ##"""
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>setd</title>
-        <style>
-        body { font: 15px/1.4 ui-monospace, monospace; margin: 1em; }
-        #log { white-space: pre-wrap; border: 1px solid #888; padding: .5em; height: 60vh; overflow-y: auto; }
-        #line { width: 100%; box-sizing: border-box; font: inherit; padding: .4em; margin-top: .5em; }
-        </style>
-        </head>
-        <body>
-        <h1>setd</h1>
-        <p id="status">connecting…</p>
-        <div id="log"></div>
-        <input id="line" autocomplete="off" placeholder="type a command, e.g. HELLO alice, then JOIN fun">
-        <script>
-        "use strict";
-        const log = document.getElementById("log");
-        const status = document.getElementById("status");
-        const input = document.getElementById("line");
-        function show(text) {
-          const line = document.createElement("div");
-          line.textContent = text;
-          log.appendChild(line);
-          log.scrollTop = log.scrollHeight;
-        }
-        const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-        ws.onopen = () => { status.textContent = "connected"; };
-        ws.onmessage = (event) => {
-          show(event.data);
-          if (event.data.startsWith("PING ")) ws.send("PING");
-        };
-        ws.onclose = (event) => { status.textContent = "closed (" + event.code + ")"; };
-        input.addEventListener("keydown", (event) => {
-          if (event.key !== "Enter" || input.value === "") return;
-          ws.send(input.value);
-          show("> " + input.value);
-          input.value = "";
-        });
-        </script>
-        </body>
-        </html>
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="theme-color" content="#123d27">
+        <title>SET · setd</title>
+        <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='6' fill='%23fff'/%3E%3Cpath d='M16 5L28 26H4Z' fill='%236a2a95'/%3E%3C/svg%3E">
 
-        """
+        """##
 }
