@@ -117,6 +117,19 @@ import Testing
         #expect(bob.bytesInLinesRead == bob.bytesReceived)
     }
 
+    @Test func theRateLimitCountsWebSocketMessagesAsCommands() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let ws = try WebSocketTestClient(port: server.port, label: "flood")
+        // 300 messages in one write: past the burst of 200, the rest are refused as over TCP.
+        try ws.send(bytes: (0..<300).flatMap { _ in WebSocketTestClient.frame(1, Array("PING".utf8)) })
+        var finals: [String] = []
+        for _ in 0..<300 { finals.append(try ws.readReply().final) }
+        let refused = finals.filter { $0.hasPrefix("ERR PING SLOWDOWN") }.count
+        #expect(finals.filter { $0 == "OK PING" }.count + refused == 300)
+        #expect(refused >= 90, "\(refused) refused")
+    }
+
     @Test func framesSentWithTheUpgradeRequestAreRead() throws {
         let server = try TestServer()
         defer { server.stop() }
