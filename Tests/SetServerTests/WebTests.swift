@@ -66,6 +66,24 @@ import Testing
         #expect(response.statusLine == "HTTP/1.1 431 Request Header Fields Too Large")
     }
 
+    @Test func headsInProgressCountAgainstMaxClients() throws {
+        let server = try TestServer { $0.maxClients = 2 }
+        defer { server.stop() }
+        let slow = [
+            try TestClient(port: server.port, label: "slow1"),
+            try TestClient(port: server.port, label: "slow2"),
+        ]
+        for client in slow { try client.send(bytes: Array("GET / HTTP/1.1\r\n".utf8)) }
+        pause(0.1)
+        let third = try HTTPTestResponse.get(port: server.port, "/")
+        #expect(third.status == 503)
+        // Once a slow one finishes, a page loads again.
+        try slow[0].send(bytes: Array("Host: h\r\n\r\n".utf8))
+        #expect(try HTTPTestResponse.read(from: slow[0]).status == 200)
+        pause(0.1)
+        #expect(try HTTPTestResponse.get(port: server.port, "/").status == 200)
+    }
+
     @Test func aSlowHeadIsCutAtTheRegistrationTimeoutWith408() throws {
         let server = try TestServer { $0.registrationTimeout = 1 }
         defer { server.stop() }
