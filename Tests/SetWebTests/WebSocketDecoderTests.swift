@@ -95,7 +95,8 @@ import Testing
     @Test func invalidUTF8InATextMessageIs1007EvenSplitAcrossFragments() {
         #expect(failureCode(decode(clientFrame(.text, [0x61, 0xFF]))) == .invalidPayload)
         #expect(failureCode(decode(clientFrame(.text, [0xC0, 0xAF]))) == .invalidPayload)  // overlong "/"
-        #expect(failureCode(decode(clientFrame(.text, [0xED, 0xA0, 0x80]))) == .invalidPayload)  // a surrogate
+        // A surrogate.
+        #expect(failureCode(decode(clientFrame(.text, [0xED, 0xA0, 0x80]))) == .invalidPayload)
         // A character cut by a message's end.
         #expect(failureCode(decode(clientFrame(.text, [0xE2, 0x82]))) == .invalidPayload)
         // "€" (E2 82 AC) split across two fragments is fine...
