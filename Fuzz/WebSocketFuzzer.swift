@@ -6,7 +6,7 @@
 // - Frame mode: the rest describes frames (two bytes of bits, a length byte, the payload), which are
 //   encoded, masked and decoded, and the events checked against WebSocketReference, written from RFC 6455.
 // Either way, feeding the stream whole and in random pieces must give the same events, and the decoder
-// must hold no more than a frame header, a capped message and one piece.
+// must hold no more than a capped message and one incomplete frame.
 
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -65,8 +65,10 @@ enum WebSocketFuzzer {
         while start < stream.count {
             let end = min(stream.count, start + random.next(in: 1...limit))
             chunkedEvents += chunked.append(Array(stream[start..<end]))
+            // An open message of up to `cap` bytes, and the incomplete frame after it: a data frame that
+            // fits beside the message, or a control frame of up to 125 bytes, with a 14-byte header.
             require(
-                chunked.bufferedCount <= cap + 14 + limit,
+                chunked.bufferedCount <= cap + 125 + 14,
                 "the decoder holds \(chunked.bufferedCount) bytes (cap \(cap), pieces of \(limit))")
             start = end
         }

@@ -54,6 +54,7 @@ public enum WebSocketReference {
     /// Whether `bytes` can be the start of well-formed UTF-8: some completion of at most three
     /// continuation bytes makes it whole (80, 90 and A0 cover the narrowed second-byte ranges).
     static func isUTF8Prefix(_ bytes: [UInt8]) -> Bool {
+        if isUTF8(bytes) { return true }
         let options: [UInt8] = [0x80, 0x90, 0xA0]
         var completions: [[UInt8]] = [[]]
         for length in 1...3 {

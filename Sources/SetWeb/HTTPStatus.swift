@@ -21,6 +21,8 @@ public struct HTTPStatus: Sendable, Equatable, CustomStringConvertible {
     public static let upgradeRequired = HTTPStatus(code: 426, reason: "Upgrade Required")
     /// A request head over ``HTTPHeadParser/maximumHeadLength``.
     public static let headTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
+    /// More connections outside the game (sniffing, reading heads) than the server takes clients.
+    public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
     /// An HTTP version other than 1.0 and 1.1.
     public static let versionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 

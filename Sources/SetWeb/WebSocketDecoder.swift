@@ -13,7 +13,8 @@
 /// - a message is at most ``maximumMessageLength`` bytes (1009), refused from the frame header, before
 ///   its payload arrives.
 ///
-/// So the decoder holds at most one frame header, one capped payload and one read. After a close frame
+/// So between reads the decoder holds at most a capped message and one incomplete frame after it (a
+/// data frame that fits beside the message, or a control frame of 125 bytes). After a close frame
 /// or a failure it is finished and ignores what follows.
 public struct WebSocketDecoder: Sendable {
     /// What the decoder found.

@@ -66,6 +66,24 @@ import Testing
         #expect(response.statusLine == "HTTP/1.1 431 Request Header Fields Too Large")
     }
 
+    @Test func headsInProgressCountAgainstMaxClients() throws {
+        let server = try TestServer { $0.maxClients = 2 }
+        defer { server.stop() }
+        let slow = [
+            try TestClient(port: server.port, label: "slow1"),
+            try TestClient(port: server.port, label: "slow2"),
+        ]
+        for client in slow { try client.send(bytes: Array("GET / HTTP/1.1\r\n".utf8)) }
+        pause(0.1)
+        let third = try HTTPTestResponse.get(port: server.port, "/")
+        #expect(third.status == 503)
+        // Once a slow one finishes, a page loads again.
+        try slow[0].send(bytes: Array("Host: h\r\n\r\n".utf8))
+        #expect(try HTTPTestResponse.read(from: slow[0]).status == 200)
+        pause(0.1)
+        #expect(try HTTPTestResponse.get(port: server.port, "/").status == 200)
+    }
+
     @Test func aSlowHeadIsCutAtTheRegistrationTimeoutWith408() throws {
         let server = try TestServer { $0.registrationTimeout = 1 }
         defer { server.stop() }
@@ -115,6 +133,19 @@ import Testing
         // bob's bytes are lines only: no frame byte ever reaches nc.
         #expect(try bob.request("PING").final == "OK PING")
         #expect(bob.bytesInLinesRead == bob.bytesReceived)
+    }
+
+    @Test func theRateLimitCountsWebSocketMessagesAsCommands() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let ws = try WebSocketTestClient(port: server.port, label: "flood")
+        // 300 messages in one write: past the burst of 200, the rest are refused as over TCP.
+        try ws.send(bytes: (0..<300).flatMap { _ in WebSocketTestClient.frame(1, Array("PING".utf8)) })
+        var finals: [String] = []
+        for _ in 0..<300 { finals.append(try ws.readReply().final) }
+        let refused = finals.filter { $0.hasPrefix("ERR PING SLOWDOWN") }.count
+        #expect(finals.filter { $0 == "OK PING" }.count + refused == 300)
+        #expect(refused >= 90, "\(refused) refused")
     }
 
     @Test func framesSentWithTheUpgradeRequestAreRead() throws {

@@ -76,6 +76,14 @@ extension Shell {
                 greet(link, held: all)
             case .http:
                 link.mode = .httpHead(HTTPHeadParser(), since: SystemClock.now().uptime)
+                // The core's --max-clients does not see connections before they upgrade; slow heads
+                // could hold descriptors past it for a whole registration timeout.
+                guard links.count - core.clientCount <= configuration.maxClients else {
+                    return respond(
+                        WebRouter.reply(
+                            toFailure: .serviceUnavailable, "too many connections; try again later"),
+                        to: nil, on: link)
+                }
                 receivedHead(all, on: link)
             }
         case .httpHead:
