@@ -220,15 +220,20 @@ public struct HTTPTestResponse: Sendable {
         return try read(from: client)
     }
 
-    /// `GET target` with a Host, as curl sends it.
+    /// `GET target` with a Host, as curl sends it, and `Connection: close` (the page's connection
+    /// otherwise stays open for the next request).
     public static func get(port: UInt16, _ target: String) throws -> HTTPTestResponse {
         try fetch(
             port: port,
-            Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: test\r\n\r\n".utf8))
+            Array(
+                "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: test\r\nConnection: close\r\n\r\n"
+                    .utf8))
     }
 
-    /// Reads one response from `client`, then its end of file.
-    public static func read(from client: TestClient, timeout: Double = 5) throws -> HTTPTestResponse {
+    /// Reads one response from `client`, then (unless `thenClosed` is false) its end of file.
+    public static func read(from client: TestClient, timeout: Double = 5, thenClosed: Bool = true) throws
+        -> HTTPTestResponse
+    {
         let head = try WebSocketTestClient.readHead(client)
         guard let statusLine = head.first else {
             throw ClientError(description: "\(client.label): no status line")
@@ -236,6 +241,7 @@ public struct HTTPTestResponse: Sendable {
         var response = HTTPTestResponse(statusLine: statusLine, fields: Array(head.dropFirst()), body: [])
         let length = Int(response.value("Content-Length") ?? "0") ?? 0
         response.body = try client.readBytes(length, timeout: timeout)
+        guard thenClosed else { return response }
         let rest = try client.expectEOF(timeout: timeout)
         guard rest.isEmpty else {
             throw ClientError(description: "\(client.label): bytes after the body: \(rest)")

@@ -1,10 +1,12 @@
 /// What the server answers to a complete request head: the page, the WebSocket upgrade, or an error.
 public enum WebRouter {
-    /// The answer, and whether the connection becomes a WebSocket after it (otherwise it closes once
-    /// the answer is written).
+    /// The answer, and what the connection does after it: becomes a WebSocket, waits for the next
+    /// request (a persistent connection), or closes once the answer is written.
     public struct Reply: Sendable, Equatable {
         /// The response to write.
         public var response: HTTPResponse
+        /// Whether the connection stays open for another request once the response is written.
+        public var keepsAlive = false
         /// Whether the response is a `101` and the connection now speaks WebSocket.
         public var isUpgrade: Bool { response.status == .switchingProtocols }
     }
@@ -17,7 +19,8 @@ public enum WebRouter {
         }
         switch head.path {
         case Array("/".utf8):
-            return Reply(response: pageResponse(page))
+            let persists = keepsAlive(head)
+            return Reply(response: pageResponse(page, persists: persists), keepsAlive: persists)
         case Array("/ws".utf8):
             return Reply(response: WebSocketHandshake.response(to: head))
         default:
@@ -30,13 +33,25 @@ public enum WebRouter {
         Reply(response: .error(status, detail))
     }
 
-    /// The page, never cached (a new setd may serve a new page), and the connection closed after it.
-    static func pageResponse(_ page: [UInt8]) -> HTTPResponse {
+    /// Whether the client lets the connection persist after this request: HTTP/1.1 unless it says
+    /// `Connection: close`, HTTP/1.0 only when it says `Connection: keep-alive`.
+    ///
+    /// The page's connection persists because of browsers' preconnects: a browser that loaded the page
+    /// opens a spare connection and may leave it silent for seconds before its next request (a
+    /// reload). Given a persistent connection it reuses that one first, and the spare one, greeted as
+    /// a line protocol client once its sniff window ends, is never asked for the page.
+    public static func keepsAlive(_ head: HTTPRequestHead) -> Bool {
+        if head.listContains("Connection", "close") { return false }
+        return head.minorVersion >= 1 || head.listContains("Connection", "keep-alive")
+    }
+
+    /// The page, never cached (a new setd may serve a new page).
+    static func pageResponse(_ page: [UInt8], persists: Bool) -> HTTPResponse {
         HTTPResponse(
             status: .ok,
             fields: [
                 ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-                ("X-Content-Type-Options", "nosniff"), ("Connection", "close"),
+                ("X-Content-Type-Options", "nosniff"), ("Connection", persists ? "keep-alive" : "close"),
             ],
             body: page)
     }

@@ -32,6 +32,57 @@ import Testing
         #expect(old.status == 200)
     }
 
+    @Test func thePagesConnectionWaitsForTheNextRequestAndPipelinedOnesAreAnsweredInOrder() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try TestClient(port: server.port, label: "keep-alive")
+        let page = "GET /?room=fun HTTP/1.1\r\nHost: h\r\n\r\n"
+        try client.send(bytes: Array(page.utf8))
+        let first = try HTTPTestResponse.read(from: client, thenClosed: false)
+        #expect(first.status == 200)
+        #expect(first.value("Connection") == "keep-alive")
+        #expect(first.body == Array(WebPage.html.utf8))
+        // A reload over the same connection, with a request sent behind it before any answer.
+        try client.send(bytes: Array((page + "GET /nope HTTP/1.1\r\nHost: h\r\n\r\n").utf8))
+        let second = try HTTPTestResponse.read(from: client, thenClosed: false)
+        #expect(second.status == 200)
+        #expect(second.body == Array(WebPage.html.utf8))
+        // An error still closes: the 404 is the last thing on the connection.
+        let third = try HTTPTestResponse.read(from: client)
+        #expect(third.status == 404)
+    }
+
+    @Test func connectionCloseAndHTTP10GetThePageAndTheEndOfTheConnection() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for request in [
+            "GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n", "GET / HTTP/1.0\r\n\r\n",
+        ] {
+            let response = try HTTPTestResponse.fetch(port: server.port, Array(request.utf8))
+            #expect(response.value("Connection") == "close")
+            #expect(response.body == Array(WebPage.html.utf8))
+        }
+        // HTTP/1.0 keeps the connection only when it asks to.
+        let client = try TestClient(port: server.port, label: "http/1.0 keep-alive")
+        try client.send(bytes: Array("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8))
+        let kept = try HTTPTestResponse.read(from: client, thenClosed: false)
+        #expect(kept.value("Connection") == "keep-alive")
+        try client.send(bytes: Array("GET /x HTTP/1.0\r\n\r\n".utf8))
+        #expect(try HTTPTestResponse.read(from: client).status == 404)
+    }
+
+    @Test func anIdlePersistentConnectionIsClosedWithoutAWordAfterTwiceTheRegistrationTimeout() throws {
+        let server = try TestServer { $0.registrationTimeout = 1 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port, label: "idle")
+        try client.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        _ = try HTTPTestResponse.read(from: client, thenClosed: false)
+        let idleSince = monotonicNow()
+        // Nothing at all is sent: no 408 for a request that was never begun, and no greeting.
+        #expect(try client.expectEOF(timeout: 6) == [])
+        #expect(monotonicNow() - idleSince >= 2)
+    }
+
     @Test func otherPathsGet404AndMalformedHeads400() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -78,7 +129,7 @@ import Testing
         let third = try HTTPTestResponse.get(port: server.port, "/")
         #expect(third.status == 503)
         // Once a slow one finishes, a page loads again.
-        try slow[0].send(bytes: Array("Host: h\r\n\r\n".utf8))
+        try slow[0].send(bytes: Array("Host: h\r\nConnection: close\r\n\r\n".utf8))
         #expect(try HTTPTestResponse.read(from: slow[0]).status == 200)
         pause(0.1)
         #expect(try HTTPTestResponse.get(port: server.port, "/").status == 200)

@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    @Test func thePageKeepsTheConnectionUnlessTheClientClosesItAndErrorsCloseIt() throws {
+        let cases: [([String], Bool)] = [
+            (["GET / HTTP/1.1", "Host: h"], true),
+            (["GET / HTTP/1.1", "Host: h", "Connection: close"], false),
+            (["GET / HTTP/1.1", "Host: h", "Connection: keep-alive, Close"], false),
+            (["GET / HTTP/1.0"], false),
+            (["GET / HTTP/1.0", "Connection: Keep-Alive"], true),
+            (["GET /nope HTTP/1.1", "Host: h"], false),
+        ]
+        for (lines, persists) in cases {
+            let answer = try reply(bytes(lines.joined(separator: "\r\n") + "\r\n\r\n"))
+            #expect(answer.keepsAlive == persists, "\(lines)")
+            #expect(answer.response.value("Connection") == (persists ? "keep-alive" : "close"), "\(lines)")
+        }
+    }
+
     @Test func otherPathsGet404AndOtherMethods405() throws {
         for target in ["/index.html", "/favicon.ico", "/ws/", "/WS", "http://h/"] {
             #expect(

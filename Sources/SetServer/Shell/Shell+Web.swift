@@ -13,9 +13,10 @@ import SetWeb
 /// ends greets it as before. A browser's request follows the TCP handshake at once, so a short window
 /// costs an `nc` user nothing they notice. With `--no-http` there is no window.
 ///
-/// An HTTP connection is the shell's alone until it upgrades: `GET /` gets the page and is closed, any
-/// other request gets its status and is closed, and a head not finished within the registration timeout
-/// gets 408. `GET /ws` upgrades, and from then on the connection is a player like any other to the core:
+/// An HTTP connection is the shell's alone until it upgrades: `GET /` gets the page and the connection
+/// waits for another request (HTTP/1.1 keep-alive, so that a browser reloads over it rather than over a
+/// spare connection it opened beside it, which was greeted at the end of its window), any other request
+/// gets its status and is closed, and a head not finished within the registration timeout gets 408. `GET /ws` upgrades, and from then on the connection is a player like any other to the core:
 /// each text message in is one line (with the line cap, the rate limit and the journal of any line),
 /// each line out is one text frame.
 extension Shell {
@@ -98,7 +99,9 @@ extension Shell {
     // MARK: HTTP
 
     private func receivedHead(_ bytes: [UInt8], on link: Link) {
-        guard case .httpHead(var parser, let since) = link.mode else { return }
+        guard case .httpHead(var parser, var since) = link.mode else { return }
+        // A persistent connection's next head is timed from its first bytes, not from the idle wait.
+        if parser.bufferedCount == 0 { since = SystemClock.now().uptime }
         link.mode = .httpReply  // the parser is taken out, so appending does not copy its buffer
         switch parser.append(bytes) {
         case .incomplete:
@@ -108,6 +111,11 @@ extension Shell {
         case .complete(let head, let rest):
             let reply = WebRouter.reply(to: head, page: WebPageBytes.html)
             respond(reply, to: head, on: link)
+            if reply.keepsAlive, link.channel.state == .open {
+                // Waits for the next request; one already sent behind this one (pipelined) is read now.
+                link.mode = .httpHead(HTTPHeadParser(), since: SystemClock.now().uptime)
+                if !rest.isEmpty { receivedHead(rest, on: link) }
+            }
             guard reply.isUpgrade else { return }
             link.mode = .webSocket(WebSocketDecoder(maximumMessageLength: WebLimits.maximumMessageLength))
             // A player from now on: the core greets it, in a text frame after the 101.
@@ -116,7 +124,8 @@ extension Shell {
         }
     }
 
-    /// Writes an HTTP response; anything but an upgrade closes the connection once it is written.
+    /// Writes an HTTP response; anything but an upgrade or a persistent reply closes the connection once
+    /// it is written.
     private func respond(_ reply: WebRouter.Reply, to head: HTTPRequestHead?, on link: Link) {
         let path = head.map { String(decoding: $0.path.prefix(64), as: UTF8.self) } ?? "-"
         logger.log(
@@ -128,6 +137,14 @@ extension Shell {
         link.channel.enqueue(reply.response.bytes)
         if reply.isUpgrade {
             markForFlush(link)
+        } else if reply.keepsAlive {
+            // Requests pipelined faster than their pages are read are held no more than a player's lines.
+            guard link.channel.pendingOutput <= ShellLimits.maximumOutputBytes else {
+                logger.log(
+                    .warn, "drop", [("id", "\(link.id)"), ("peer", link.peer), ("reason", "pages not read")])
+                return link.channel.close()
+            }
+            markForFlush(link)
         } else {
             link.mode = .httpReply
             link.closingSince = SystemClock.now().uptime
@@ -136,12 +153,22 @@ extension Shell {
     }
 
     /// Answers 408 to heads older than the registration timeout: a slow head is held no longer than a
-    /// silent line protocol client.
+    /// silent line protocol client. A persistent connection with no request begun is closed without a
+    /// word after twice that: it must outlive the spare connection a browser opened beside it (greeted,
+    /// then closed at the registration timeout), or the browser's next request would go to the spare.
     func expireHTTPHeads(at now: Instant) {
         for link in links.values {
-            guard case .httpHead(_, let since) = link.mode, link.channel.state == .open,
-                now.uptime - since > configuration.registrationTimeout
-            else { continue }
+            guard case .httpHead(let parser, let since) = link.mode, link.channel.state == .open else {
+                continue
+            }
+            if parser.bufferedCount == 0 {
+                guard now.uptime - since > 2 * configuration.registrationTimeout else { continue }
+                link.mode = .httpReply
+                link.closingSince = now.uptime
+                link.channel.finish()
+                continue
+            }
+            guard now.uptime - since > configuration.registrationTimeout else { continue }
             respond(
                 WebRouter.reply(
                     toFailure: .requestTimeout,
