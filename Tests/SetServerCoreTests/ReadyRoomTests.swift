@@ -78,6 +78,21 @@ import Testing
         _ = bob.readAvailable()
     }
 
+    @Test func aClaimWithoutRevisionRightAfterTheDealIsReadAgainstTheDealtBoard() throws {
+        let server = EmbeddedServer()
+        let (ann, bob) = try waitingRoom(server)
+        _ = try ann.request("START")
+        server.advance(by: 3)
+        let dealt = ann.readAvailable()
+        _ = bob.readAvailable()
+        let board = try #require(BoardView.last(in: dealt))
+        // Within the reaction window of the deal, positions typed from nc without `@rev` can only have
+        // been read on the dealt board: the empty board before it had no cards there.
+        let claim = try bob.request(board.claim(try #require(board.sets.first), withRevision: false))
+        #expect(claim.isOK("CHOOSE"), "\(claim)")
+        #expect(claim.lines.contains("PLAYER bob 1 online"), "one set, one point: \(claim)")
+    }
+
     @Test func aReadyPlayerLeftAloneStartsWhenTheOthersGo() throws {
         let server = EmbeddedServer()
         let (ann, bob) = try waitingRoom(server)

@@ -16,7 +16,8 @@ import SetWeb
 /// An HTTP connection is the shell's alone until it upgrades: `GET /` gets the page and the connection
 /// waits for another request (HTTP/1.1 keep-alive, so that a browser reloads over it rather than over a
 /// spare connection it opened beside it, which was greeted at the end of its window), any other request
-/// gets its status and is closed, and a head not finished within the registration timeout gets 408. `GET /ws` upgrades, and from then on the connection is a player like any other to the core:
+/// gets its status and is closed, and a head not finished within the registration timeout gets 408.
+/// `GET /ws` upgrades, and from then on the connection is a player like any other to the core:
 /// each text message in is one line (with the line cap, the rate limit and the journal of any line),
 /// each line out is one text frame.
 extension Shell {

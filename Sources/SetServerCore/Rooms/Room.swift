@@ -354,9 +354,12 @@ final class Room {
         guard let board = setGame?.board, now - lastBoardChangeAt < Limits.reactionWindow else {
             return revision
         }
+        // A position the earlier board did not have (the deal after a countdown, extra cards) can only
+        // have been seen on the new board.
         let unchanged = positions.allSatisfy { position in
-            board.indices.contains(position) && boardBeforeRecentChanges.indices.contains(position)
-                && board[position] == boardBeforeRecentChanges[position]
+            board.indices.contains(position)
+                && (!boardBeforeRecentChanges.indices.contains(position)
+                    || board[position] == boardBeforeRecentChanges[position])
         }
         return unchanged ? revision : revisionBeforeRecentChanges
     }

@@ -36,6 +36,7 @@ import Testing
             screen.first?.hasSuffix("alice") == true && screen.contains { $0.contains("joined e2e") }
                 && screen.contains { $0.contains("Players") }
         }
+        try tmux.startTheGame()
     }
 
     @Test(

@@ -33,6 +33,7 @@ import Testing
         try tmux.waitForScreen("the joined room") { screen in
             screen.contains { $0.contains("joined e2e") } && screen.contains { $0.contains("Players") }
         }
+        try tmux.startTheGame()
         let watcher = Watcher(port: daemon.port, room: "e2e")
         defer { watcher.close() }
         #expect(eventually(timeout: 10) { watcher.current.board.count >= 12 })
@@ -91,6 +92,7 @@ import Testing
         try tmux.waitForScreen("the joined room") { screen in
             screen.contains { $0.contains("joined e2e") } && screen.contains { $0.contains("Players") }
         }
+        try tmux.startTheGame()
         let watcher = Watcher(port: daemon.port, room: "e2e")
         defer { watcher.close() }
         #expect(eventually(timeout: 10) { watcher.current.board.count >= 12 })

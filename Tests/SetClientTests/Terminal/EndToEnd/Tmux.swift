@@ -94,3 +94,18 @@ final class Tmux: Sendable {
 
     deinit { stop() }
 }
+
+extension Tmux {
+    /// set-cli makes its rooms `start=ready`: alone in the room it is the host, so it starts the game
+    /// with `/start` and waits out the countdown until the board is dealt.
+    func startTheGame(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try waitForScreen("the waiting room", sourceLocation: sourceLocation) { screen in
+            screen.contains { $0.contains("You are the host: /start starts now.") }
+        }
+        try type("/start")
+        try press("Enter")
+        try waitForScreen("the deal after the countdown", sourceLocation: sourceLocation) { screen in
+            !screen.contains { $0.contains("/start starts now") || $0.contains(" · waiting") }
+        }
+    }
+}
