@@ -201,7 +201,8 @@ import Testing
         let target = victim.path + "/precious"
         try writeFile(target, Array("do not touch\n".utf8))
         #expect(symlink(target, directory.path + "/journal.tmp") == 0)
-        let daemon = try Daemon(["--state-dir", directory.path])  // It compacts at start, through journal.tmp.
+        // It compacts at start, through journal.tmp.
+        let daemon = try Daemon(["--state-dir", directory.path])
         let ann = try daemon.connect("ann")
         _ = try hello(ann, "ann")
         #expect(try ann.request("JOIN fun").isOK("JOIN"))
