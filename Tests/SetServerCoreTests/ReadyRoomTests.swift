@@ -20,6 +20,18 @@ import Testing
         return (ann, bob)
     }
 
+    /// The host starts the waiting room and the countdown runs out; returns the deal the host read.
+    private func startAndDeal(_ server: EmbeddedServer, host: EmbeddedClient, _ other: EmbeddedClient) throws
+        -> [String]
+    {
+        #expect(try host.request("START").final == "OK START")
+        server.advance(by: 3)
+        let dealt = host.readAvailable()
+        // The other player also read the `COUNTDOWN 3` that the host had in its reply.
+        #expect(other.readAvailable() == ["COUNTDOWN 3"] + dealt, "everyone sees the same deal")
+        return dealt
+    }
+
     @Test func nobodyClaimsBeforeTheCountdownAndEveryoneReadyDeals() throws {
         let server = EmbeddedServer()
         let (ann, bob) = try waitingRoom(server)
@@ -81,10 +93,7 @@ import Testing
     @Test func aClaimWithoutRevisionRightAfterTheDealIsReadAgainstTheDealtBoard() throws {
         let server = EmbeddedServer()
         let (ann, bob) = try waitingRoom(server)
-        _ = try ann.request("START")
-        server.advance(by: 3)
-        let dealt = ann.readAvailable()
-        _ = bob.readAvailable()
+        let dealt = try startAndDeal(server, host: ann, bob)
         let board = try #require(BoardView.last(in: dealt))
         // Within the reaction window of the deal, positions typed from nc without `@rev` can only have
         // been read on the dealt board: the empty board before it had no cards there.
@@ -109,10 +118,7 @@ import Testing
     @Test func aNewGameAfterTheEndWaitsAgain() throws {
         let server = EmbeddedServer()
         let (ann, bob) = try waitingRoom(server)
-        _ = try ann.request("START")
-        server.advance(by: 3)
-        let dealt = ann.readAvailable()
-        _ = bob.readAvailable()
+        let dealt = try startAndDeal(server, host: ann, bob)
         let (_, last) = try ann.playToTheEnd(from: dealt)
         #expect(last.lines.contains { $0.hasPrefix("OVER ") })
         _ = bob.readAvailable()
