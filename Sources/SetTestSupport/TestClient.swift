@@ -21,6 +21,12 @@ public func monotonicNow() -> Double {
     return (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9) / testTimeScale
 }
 
+/// Real seconds since `testTime` (a `monotonicNow()` reading): for lower bounds on what the server's own
+/// timers do, which run on real seconds however slow the build.
+public func realSeconds(since testTime: Double) -> Double {
+    (monotonicNow() - testTime) * testTimeScale
+}
+
 /// Sleeps the calling thread; the tests are blocking by design, so every wait is bounded.
 public func pause(_ seconds: Double) {
     usleep(UInt32(seconds * 1_000_000))
