@@ -77,6 +77,18 @@ extension ServerCore {
         }
         switch record {
         case .ready(let name, let player): try room(name).readyNames.insert(player)
+        case .vote(let name, let player, let pairs):
+            let room = try room(name)
+            guard let options = RoomOptions(journalPairs: pairs),
+                room.seats.contains(where: { $0.name == player })
+            else { throw JournalFormatError(description: "a vote in \(name) that cannot be") }
+            room.votes[player] = options
+        case .countdown(let name):
+            let room = try room(name)
+            guard room.isWaiting else {
+                throw JournalFormatError(description: "room \(name) counts down while playing")
+            }
+            room.isCountdownToResume = true
         case .deal(let name, let time):
             let dealt = try room(name)
             guard dealt.isWaiting else {

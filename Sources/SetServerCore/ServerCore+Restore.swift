@@ -14,17 +14,37 @@ public struct RestoreError: Error, CustomStringConvertible, Equatable {
 extension ServerCore {
     /// Rebuilds every room from journal records read at start-up: snapshots, then the changes after
     /// them. Every restored player is away, with a fresh grace period to come back with `RESUME` and
-    /// their old token. Returns the effects of restoring (the journal records of everyone going away);
-    /// the shell then rewrites the journal from ``snapshotRecords()``.
+    /// their old token. Returns the effects of restoring (the `restart` record that says everyone went
+    /// away); the shell then rewrites the journal from ``snapshotRecords()``.
     ///
     /// A record that does not replay — a room that does not exist, a claim the rules refuse, a token
     /// seated twice — is damage, not something to skip: it throws, naming the record.
     public func restore(_ records: [JournalRecord], at now: Instant) throws(RestoreError) -> [Effect] {
+        try replay(records, isFirst: true)
+        // Nobody is connected yet: everyone seated is away from now on, which is itself a change, so it is
+        // journaled like any other.
+        outbox.record(.restart(time: now.wall))
+        everyoneAway(at: now.uptime)
+        outbox.log(
+            .info, "restored",
+            [
+                ("rooms", "\(rooms.count)"), ("players", "\(sessionsByName.count)"),
+                ("records", "\(records.count)"),
+            ])
+        return drain()
+    }
+
+    /// Applies journal records to the state as they were applied live, and nothing else: nobody goes
+    /// away. ``restore(_:at:)`` is this, then everyone away; tests replay a live core's journal a batch
+    /// at a time (`isFirst` only for the batch that opens the journal) and compare the two cores'
+    /// ``snapshotRecords()``. What a replay makes (nothing a client sees) waits in the outbox for the
+    /// next call's effects.
+    public func replay(_ records: [JournalRecord], isFirst: Bool) throws(RestoreError) {
         outbox.isReplaying = true
         defer { outbox.isReplaying = false }
         for (index, record) in records.enumerated() {
             do throws(JournalFormatError) {
-                if case .header = record, index > 0 {
+                if case .header = record, index > 0 || !isFirst {
                     throw JournalFormatError(
                         description: "a second journal header in the middle of the journal")
                 }
@@ -33,27 +53,6 @@ extension ServerCore {
                 throw RestoreError(index: index, reason: error.description)
             }
         }
-        outbox.isReplaying = false
-        // Nobody is connected yet: everyone seated is away from now on, which is itself a change, so it is
-        // journaled like any other. The player with a Matchismo turn goes away last, when nobody else is
-        // present, so they keep it (MatchismoGame.setPresent): the turn comes back as it was.
-        func holdsTurn(_ session: Session) -> Bool { session.room?.turnHolder == session.name }
-        let everyone = sessionsByName.values.sorted { a, b in
-            holdsTurn(a) != holdsTurn(b) ? !holdsTurn(a) : a.name < b.name
-        }
-        for session in everyone {
-            session.awaySince = now.uptime
-            session.room?.presenceChanged(session)
-        }
-        // Sessions without a seat have nothing to come back to.
-        for session in sessionsByName.values where session.room == nil { release(session) }
-        outbox.log(
-            .info, "restored",
-            [
-                ("rooms", "\(rooms.count)"), ("players", "\(sessionsByName.count)"),
-                ("records", "\(records.count)"),
-            ])
-        return drain()
     }
 
     private func replay(_ record: JournalRecord) throws(JournalFormatError) {
@@ -124,7 +123,7 @@ extension ServerCore {
             // empty closes by its own record.)
             forgetReplayed(session)
         case .presence(let name, let player, let isOnline):
-            _ = try room(name).setPresence(player, isOnline)
+            try room(name).applyPresence(player, isOnline: isOnline)
         case .claim(let name, let player, let time, let codes):
             var cards: [Card] = []
             for code in codes {
@@ -138,6 +137,8 @@ extension ServerCore {
             try room(name).replayChoice(by: player, position: position, at: time)
         case .chat:
             break  // Chat is journaled for the record; nobody is shown old chat.
+        case .restart:
+            everyoneAway(at: 0)
         case .close(let name):
             let closed = try room(name)
             guard closed.seats.isEmpty else {
@@ -146,9 +147,26 @@ extension ServerCore {
             rooms[name] = nil
         case .archive(let name, let game):
             archive.keep(game, of: name)
-        case .ready, .deal, .stale, .lock, .kick, .rating, .nameClaim:
+        case .ready, .deal, .stale, .lock, .kick, .rating, .nameClaim, .vote, .countdown:
             try replayNight(record, in: rooms)
         }
+    }
+
+    /// The server started again: every seated player is away (their grace runs from `uptime`, or from
+    /// whenever a replay's restore ends). It is not the players' doing, so their votes stand. The player
+    /// with a Matchismo turn goes away last, when nobody else is present, so they keep it
+    /// (`MatchismoGame.setPresent`): the turn comes back as it was.
+    private func everyoneAway(at uptime: Double) {
+        func holdsTurn(_ session: Session) -> Bool { session.room?.turnHolder == session.name }
+        let everyone = sessionsByName.values.sorted { a, b in
+            holdsTurn(a) != holdsTurn(b) ? !holdsTurn(a) : a.name < b.name
+        }
+        for session in everyone {
+            session.awaySince = uptime
+            session.room?.applyPresence(session.name, isOnline: false, keepingVote: true)
+        }
+        // Sessions without a seat have nothing to come back to.
+        for session in sessionsByName.values where session.room == nil { release(session) }
     }
 
     /// Drops a replayed player from the tables, leaving rooms to their own records.

@@ -227,7 +227,7 @@ public final class ServerCore {
     /// nobody is in must not keep a newcomer out.
     func closeAbandonedRoom(at now: Instant) {
         let abandoned = rooms.values.filter { room in
-            room.spectators.isEmpty && !room.seats.isEmpty && room.seats.allSatisfy { !$0.isOnline }
+            room.spectators.isEmpty && !room.seats.isEmpty && room.onlineCount == 0
         }
         func lastSeen(_ room: Room) -> Double { room.seats.compactMap(\.awaySince).max() ?? 0 }
         guard let oldest = abandoned.min(by: { lastSeen($0) < lastSeen($1) }) else { return }

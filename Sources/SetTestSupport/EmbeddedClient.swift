@@ -68,6 +68,7 @@ public final class EmbeddedClient {
             throw ClientError(description: "\(label): send on a closed connection (\(state))\(context)")
         }
         server.received(bytes, from: self)
+        try server.throwReplayMismatch()
     }
 
     /// Sends a line and reads its reply.
@@ -117,6 +118,7 @@ public final class EmbeddedClient {
 
     /// The next line; throws if none has arrived.
     public func readLine() throws -> String {
+        try server.throwReplayMismatch()
         guard let line = readLineIfAny() else {
             let why = isAtEOF ? "end of file" : "nothing more has arrived"
             throw ClientError(description: "\(label): \(why) while waiting for a line\(context)")

@@ -30,14 +30,62 @@ public final class EmbeddedServer {
     private var nextID = 1
     private var lost: [(ConnectionID, String)] = []
     private var isApplying = false
+    /// Replays the journal after every input and compares it with the live core (see ``ReplayCheck``);
+    /// `nil` when a test turned it off.
+    private var replayCheck: ReplayCheck?
+    private var checkedRecords = 0
+    /// The first difference between live play and its replay, until a client's next call throws it.
+    private var replayMismatch: ReplayCheck.Mismatch?
+    private var isMismatchReported = false
 
     /// Creates a server; `configure` adjusts the test defaults (seed 42, quiet logs).
-    public init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) {
+    public convenience init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) {
         var configuration = ServerConfiguration()
         configuration.seed = 42
         configuration.logLevel = .info
         configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    private init(configuration: ServerConfiguration) {
         core = ServerCore(configuration: configuration)
+        replayCheck = ReplayCheck(configuration: configuration)
+    }
+
+    deinit {
+        // A difference no client call was left to throw still fails the run, loudly.
+        if let replayMismatch, !isMismatchReported { fatalError("\(replayMismatch)") }
+    }
+
+    /// Whether every input is followed by a replay of the journal compared with live play (on unless
+    /// turned off). Tests that build thousands of rooms turn it off: each check copies the whole state.
+    public var checksReplay: Bool {
+        get { replayCheck != nil }
+        set {
+            precondition(!newValue || replayCheck != nil, "a replay check starts with the server")
+            if !newValue { replayCheck = nil }
+        }
+    }
+
+    /// A new server restored from this one's journal, read back through its bytes, `seconds` later: what
+    /// the daemon does when it starts again on its state directory after a crash or a stop. This server's
+    /// clients are not carried over (nobody is connected to a process that just started); the new
+    /// server's journal starts as the daemon's does, with the snapshot it compacts to.
+    public func restarted(after seconds: Double = 0) throws -> EmbeddedServer {
+        let restarted = EmbeddedServer(configuration: core.configuration)
+        restarted.now = now.advanced(by: seconds)
+        let effects = try restarted.core.restore(try ReplayCheck.reread(journal), at: restarted.now)
+        restarted.journal = restarted.core.snapshotRecords()
+        restarted.checkedRecords = 0
+        restarted.apply(effects.filter { if case .journal = $0 { false } else { true } })
+        return restarted
+    }
+
+    /// Throws the first difference between live play and the journal's replay, once.
+    func throwReplayMismatch() throws {
+        guard let replayMismatch, !isMismatchReported else { return }
+        isMismatchReported = true
+        throw replayMismatch
     }
 
     // MARK: Clients
@@ -143,9 +191,21 @@ public final class EmbeddedServer {
         var batch = effects
         while true {
             for effect in batch { carryOut(effect) }
-            guard !lost.isEmpty else { return }
+            guard !lost.isEmpty else { break }
             let (id, reason) = lost.removeFirst()
             batch = core.disconnected(id, reason: reason, at: now)
+        }
+        checkReplay()
+    }
+
+    private func checkReplay() {
+        guard replayMismatch == nil, replayCheck != nil else { return }
+        let records = Array(journal[checkedRecords...])
+        checkedRecords = journal.count
+        do {
+            try replayCheck!.check(after: records, live: core)
+        } catch {
+            replayMismatch = error
         }
     }
 

@@ -46,8 +46,10 @@ public enum DaemonCommand {
           --rate-limit N[/BURST] commands a second per connection, bursts of BURST (default 100/200,
                                  BURST defaults to 2N); 0 turns it off: only for trusted LANs and
                                  benchmarks
-          --check-journal DIR    say whether the journal in DIR restores, and where it is damaged
-          --repair-journal DIR   keep a copy of a damaged journal and cut it before its first bad record
+          --check-journal DIR    say whether the journal in DIR restores, where it is damaged, and
+                                 what a repair would drop
+          --repair-journal DIR   keep a copy of a damaged journal and drop only what is damaged (a
+                                 damaged chat alone, a room's play from the damage on)
           -h, --help             show this help
           --version              show the version
         """

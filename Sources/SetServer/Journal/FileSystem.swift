@@ -71,6 +71,31 @@ enum FileSystem {
         try sync(fd, path: path)
     }
 
+    /// Replaces the file at `path` with `bytes`: written to `temporary`, flushed to disk and renamed over
+    /// it, then `directory` is flushed, so a crash leaves either the old file or the new one. A left-over
+    /// temporary (from a crash) or a symlink planted there is removed, never followed.
+    static func replace(_ path: String, with bytes: [UInt8], via temporary: String, in directory: String)
+        throws(Failure)
+    {
+        unlink(temporary)
+        let out = try open(temporary, O_WRONLY | O_CREAT | O_EXCL, for: "create")
+        do throws(Failure) {
+            if let failure = writeAll(bytes, to: out, path: temporary).failure { throw failure }
+            try sync(out, path: temporary)
+        } catch {
+            Glibc.close(out)
+            unlink(temporary)
+            throw error
+        }
+        Glibc.close(out)
+        guard rename(temporary, path) == 0 else {
+            let failure = Failure(operation: "rename over", path: path, code: errno)
+            unlink(temporary)
+            throw failure
+        }
+        try syncDirectory(directory)
+    }
+
     static func truncate(_ fd: Int32, to length: Int, path: String) throws(Failure) {
         guard ftruncate(fd, off_t(length)) == 0 else {
             throw Failure(operation: "truncate", path: path, code: errno)

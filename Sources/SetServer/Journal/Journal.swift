@@ -115,27 +115,9 @@ final class Journal {
     /// old journal or the new one. On success the journal is available again.
     func compact(to records: [JournalRecord]) throws(FileSystem.Failure) {
         write()
-        let temporary = directory.temporaryPath
-        // A left-over temporary (from a crash) or a symlink planted there is removed, never followed.
-        unlink(temporary)
-        let out = try FileSystem.open(temporary, O_WRONLY | O_CREAT | O_EXCL, for: "create")
         var bytes: [UInt8] = []
         for record in records { bytes += record.line }
-        do throws(FileSystem.Failure) {
-            if let failure = FileSystem.writeAll(bytes, to: out, path: temporary).failure { throw failure }
-            try FileSystem.sync(out, path: temporary)
-        } catch {
-            close(out)
-            unlink(temporary)
-            throw error
-        }
-        close(out)
-        guard rename(temporary, path) == 0 else {
-            let failure = FileSystem.Failure(operation: "rename over", path: path, code: errno)
-            unlink(temporary)
-            throw failure
-        }
-        try FileSystem.syncDirectory(directory.path)
+        try FileSystem.replace(path, with: bytes, via: directory.temporaryPath, in: directory.path)
         let reopened = try FileSystem.open(path, O_WRONLY | O_APPEND, for: "open")
         close(fd)
         fd = reopened

@@ -21,7 +21,8 @@ public enum JournalTool {
         var reason: String
     }
 
-    /// Reads and replays the journal in `directory` without changing anything.
+    /// Reads and replays the journal in `directory` without changing anything; for a damaged journal,
+    /// says exactly what `--repair-journal` would drop.
     public static func check(directory: String) -> Report {
         do {
             try StateDirectory.checkSafety(of: directory)
@@ -40,12 +41,17 @@ public enum JournalTool {
         }
         switch inspect(bytes, path: path) {
         case .failure(let cut):
-            let after = records(in: bytes[cut.offset...])
-            return Report(
-                text: "\(path): line \(cut.line), byte offset \(cut.offset): \(cut.reason); "
-                    + "\(after) record(s) from there on; setd will not start on it "
-                    + "(setd --repair-journal \(directory) keeps a copy and cuts them)",
-                isHealthy: false)
+            var text =
+                "\(path): line \(cut.line), byte offset \(cut.offset): \(cut.reason); setd will not start on it"
+            if let repair = plannedRepair(bytes) {
+                text += ". setd --repair-journal \(directory) would keep a copy and "
+                text += describe(repair, dropping: "drop")
+            } else {
+                let after = records(in: bytes[cut.offset...])
+                text +=
+                    "; setd --repair-journal \(directory) would keep a copy and cut the \(after) record(s) from there on"
+            }
+            return Report(text: text, isHealthy: false)
         case .success(let contents):
             var text = "\(path): \(contents.records.count) records restore cleanly"
             if let torn = contents.tornTail {
@@ -57,8 +63,9 @@ public enum JournalTool {
         }
     }
 
-    /// Keeps a copy of a damaged journal as `journal.broken-<time>` and cuts the journal before its first
-    /// bad record. Refuses while a setd holds the directory.
+    /// Keeps a copy of a damaged journal as `journal.broken-<time>` and rewrites the journal without
+    /// what is damaged (see ``JournalRepair``): a damaged chat costs that chat, a damaged record of a
+    /// room's play costs that room's later records. Refuses while a setd holds the directory.
     public static func repair(directory: String) -> Report {
         let state: StateDirectory
         do {
@@ -78,37 +85,67 @@ public enum JournalTool {
         } catch {
             return Report(text: "\(error)", isHealthy: false)
         }
-        let cut: Cut
+        var legacyCut: Cut?
         switch inspect(bytes, path: path) {
         case .failure(let found):
-            cut = found
+            legacyCut = found
         case .success(let contents):
             guard let torn = contents.tornTail else {
                 return Report(
                     text: "\(path): \(contents.records.count) records, nothing to repair", isHealthy: true)
             }
-            cut = Cut(line: torn.line, offset: torn.offset, reason: "a torn last record")
+            legacyCut = Cut(line: torn.line, offset: torn.offset, reason: "a torn last record")
         }
         let copy = directory + "/journal.broken-" + UTCTime.format(Double(time(nil)), compact: true)
+        let repair = plannedRepair(bytes)
         do {
             let out = try FileSystem.open(copy, O_WRONLY | O_CREAT | O_EXCL, for: "create")
             defer { close(out) }
             if let failure = FileSystem.writeAll(bytes, to: out, path: copy).failure { throw failure }
             try FileSystem.sync(out, path: copy)
-            let fd = try FileSystem.open(path, O_WRONLY, for: "open")
-            defer { close(fd) }
-            try FileSystem.truncate(fd, to: cut.offset, path: path)
-            try FileSystem.sync(fd, path: path)
+            if let repair {
+                var repaired: [UInt8] = []
+                for record in repair.records { repaired += record.line }
+                try FileSystem.replace(path, with: repaired, via: state.temporaryPath, in: directory)
+            } else if let cut = legacyCut {
+                // A journal in the first format is only ever cut, as it always was.
+                let fd = try FileSystem.open(path, O_WRONLY, for: "open")
+                defer { close(fd) }
+                try FileSystem.truncate(fd, to: cut.offset, path: path)
+                try FileSystem.sync(fd, path: path)
+            }
         } catch {
             return Report(text: "\(error)", isHealthy: false)
         }
-        let dropped = records(in: bytes[cut.offset...])
-        let kept = records(in: bytes[..<cut.offset])
+        guard let repair else {
+            let cut = legacyCut!
+            let dropped = records(in: bytes[cut.offset...])
+            let kept = records(in: bytes[..<cut.offset])
+            return Report(
+                text:
+                    "\(path): \(cut.reason) at line \(cut.line), byte offset \(cut.offset); kept a copy in \(copy); "
+                    + "dropped \(dropped) record(s), \(kept) remain",
+                isHealthy: true)
+        }
         return Report(
-            text:
-                "\(path): \(cut.reason) at line \(cut.line), byte offset \(cut.offset); kept a copy in \(copy); "
-                + "dropped \(dropped) record(s), \(kept) remain",
-            isHealthy: true)
+            text: "\(path): kept a copy in \(copy); " + describe(repair, dropping: "dropped"), isHealthy: true
+        )
+    }
+
+    /// The repair of a journal in the current format; `nil` for one in the first format.
+    private static func plannedRepair(_ bytes: [UInt8]) -> JournalRepair? {
+        // A current journal opens with its header, which one damaged byte does not hide.
+        let first = bytes[..<(bytes.firstIndex(of: 0x0A) ?? bytes.endIndex)]
+        guard JournalRepair.identity(ofDamaged: first)?.kind == JournalRecord.headerKind else { return nil }
+        return JournalRepair.plan(bytes)
+    }
+
+    /// What a repair keeps and drops, one dropped line per line of text.
+    private static func describe(_ repair: JournalRepair, dropping verb: String) -> String {
+        var text = "\(verb) \(repair.losses.count) record(s), \(repair.records.count) remain"
+        for loss in repair.losses { text += "\n  dropped \(loss)" }
+        for note in repair.mended { text += "\n  mended \(note)" }
+        return text
     }
 
     /// The journal's records if they all read and replay; else the first bad one.

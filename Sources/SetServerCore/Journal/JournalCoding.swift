@@ -29,7 +29,7 @@ public enum JournalCoding {
     }
 
     /// The text of an escaped field; `nil` for a malformed escape or bytes that are not UTF-8.
-    static func unescape(_ field: ArraySlice<UInt8>) -> String? {
+    public static func unescape(_ field: ArraySlice<UInt8>) -> String? {
         if field.count == 1 && field.first == 0x25 { return "" }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(field.count)

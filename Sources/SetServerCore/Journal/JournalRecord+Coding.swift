@@ -92,6 +92,17 @@ extension JournalRecord {
                 }
                 out.append(game.duration ?? -1)
             }
+        case .vote(let room, let name, let options):
+            out = RecordWriter("vote")
+            out.append(room)
+            out.append(name)
+            out.append(pairs: options)
+        case .restart(let time):
+            out = RecordWriter("restart")
+            out.append(time: time)
+        case .countdown(let room):
+            out = RecordWriter("countdown")
+            out.append(room)
         case .ready(let room, let name):
             out = RecordWriter("ready")
             out.append(room)
@@ -196,6 +207,9 @@ extension JournalRecord {
                     startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
                     entries: entries, sheet: sheet, duration: duration
                 ))
+        case "vote": return .vote(room: try r.text(), name: try r.text(), options: try r.pairs())
+        case "countdown": return .countdown(room: try r.text())
+        case "restart": return .restart(time: try r.time())
         case "ready": return .ready(room: try r.text(), name: try r.text())
         case "deal": return .deal(room: try r.text(), time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
@@ -335,6 +349,8 @@ extension RoomSnapshot {
             out.append(code)
             out.append(time)
         }
+        // Written only when set, so a snapshot without a countdown reads in a setd from before it.
+        if night.isCountingDown { out.append(true) }
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -442,6 +458,7 @@ extension RoomSnapshot {
             night.tally.players[name] = player
         }
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
+        if !r.isAtEnd { night.isCountingDown = try r.bool() }
     }
 }
 

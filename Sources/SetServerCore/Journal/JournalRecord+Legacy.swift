@@ -13,7 +13,9 @@ extension JournalRecord {
         func time(_ t: Double) -> String { String(Int64((t * 1000).rounded())) }
         switch self {
         // Snapshots and the game-night records came after this format: never written in it.
-        case .header, .snapshot, .ready, .deal, .stale, .lock, .kick, .rating, .nameClaim: return ""
+        case .header, .snapshot, .ready, .deal, .stale, .lock, .kick, .rating, .nameClaim, .vote, .countdown,
+            .restart:
+            return ""
         case .room(let name, let seed, let options): return "room \(name) \(seed) \(pairs(options))"
         case .game(let room, let index, let t, let first, let options):
             return "game \(room) \(index) \(time(t)) \(first) \(pairs(options))"

@@ -33,6 +33,13 @@ public enum JournalRecord: Equatable, Sendable {
     case close(room: String)
     /// A finished game, kept for `HISTORY <room>`.
     case archive(room: String, game: ArchivedGame)
+    /// The server started again on this journal at `time` (Unix seconds): every seated player is away.
+    case restart(time: Double)
+    /// A player voted for a new game with these options (a vote that starts the game is its `game`
+    /// record instead).
+    case vote(room: String, name: String, options: [(String, String)])
+    /// A waiting room's countdown began; a restart that finds it under way counts down again.
+    case countdown(room: String)
     /// A player of a waiting room said `READY`.
     case ready(room: String, name: String)
     /// A waiting room's countdown ended and its game was dealt at `time` (Unix seconds).
@@ -149,13 +156,16 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var kicked: [String] = []
         /// The current game's score sheet so far.
         public var tally = GameTally()
+        /// Whether the countdown to the deal was under way (absent from snapshots written before it).
+        public var isCountingDown = false
 
         /// Creates a room's state; with no arguments, that of a room made before these features: playing,
         /// no host known.
         public init(
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
-            kicked: [String] = [], tally: GameTally = GameTally()
+            kicked: [String] = [], tally: GameTally = GameTally(), isCountingDown: Bool = false
         ) {
+            self.isCountingDown = isCountingDown
             self.isWaiting = isWaiting
             self.ready = ready
             self.host = host

@@ -187,6 +187,7 @@ extension Room {
         guard isOver || online <= 1 || inFavour >= needed || (isBetweenGames && session.name == host) else {
             var shown = newOptions.pairs
             if newOptions.password != nil { shown.append(("private", "yes")) }
+            record(.vote(room: name, name: session.name, options: newOptions.journalPairs))
             broadcast([.vote(name: session.name, votes: inFavour, needed: needed, options: shown)])
             return .success("voted \(inFavour)/\(needed)")
         }

@@ -10,8 +10,7 @@ extension Room {
 
     /// Online seated players, and how many of them said `READY`.
     var readiness: (ready: Int, seated: Int) {
-        let online = seats.filter(\.isOnline)
-        return (online.count { readyNames.contains($0.name) }, online.count)
+        (present.count { readyNames.contains($0) }, present.count)
     }
 
     /// `READY` from `session`: marks them ready, tells the room, and starts the countdown when every
@@ -51,19 +50,29 @@ extension Room {
     }
 
     /// Whether the core's tick has work here: a countdown running or about to start.
-    var isCountingDown: Bool { countdownStartedAt != nil || isCountdownPending }
+    var isCountingDown: Bool { countdownStartedAt != nil || isCountdownPending || isCountdownToResume }
+
+    /// Whether a countdown is under way, as the journal keeps it: one the journal restored counts down
+    /// again from the top at the next tick.
+    var hasCountdownBegun: Bool { countdownStartedAt != nil || isCountdownToResume }
 
     private func startCountdown(at uptime: Double) {
         isCountdownPending = false
         guard countdownStartedAt == nil else { return }
         countdownStartedAt = uptime
+        isCountdownToResume = false
         countdownShown = Self.countdownSeconds
+        record(.countdown(room: name))
         note("countdown")
         broadcast([.countdown(countdownShown)])
     }
 
     /// Runs the countdown at `now`: the next `COUNTDOWN` line when its second comes, then the deal.
     func advanceCountdown(at now: Instant) {
+        if isCountdownToResume, isWaiting {
+            startCountdown(at: now.uptime)
+            return
+        }
         if isCountdownPending {
             let (ready, seated) = readiness
             isCountdownPending = false
@@ -96,12 +105,13 @@ extension Room {
         updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
-                if !seat.isOnline { matchismo.setPresent(seat.name, false) }
+                if !present.contains(seat.name) { matchismo.setPresent(seat.name, false) }
             }
         }
         isWaiting = false
         countdownStartedAt = nil
         isCountdownPending = false
+        isCountdownToResume = false
         readyNames = []
         startedAt = time
         historyTimes = []

@@ -22,6 +22,10 @@ final class Room {
     private(set) var matchismoGame: MatchismoGame?
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
+    /// The seated players who are online, as the journal tells it (`seat`, `presence`, `unseat`). Every
+    /// decision that depends on who is here — the Matchismo turn, who is dealt in, votes, readiness —
+    /// reads this, never a connection: a replay, where nobody is connected, must decide the same.
+    private(set) var present: Set<String> = []
     /// The connections watching as spectators.
     private(set) var spectators: Set<ConnectionID> = []
     /// Every game's seed derives from this and the game's number, so a room's whole evening replays
@@ -49,6 +53,9 @@ final class Room {
     var countdownShown = 0
     /// Everyone ready at a moment the room was not told the time: the next tick starts the countdown.
     var isCountdownPending = false
+    /// A countdown the journal says was under way (the clock it ran on is gone): the next tick starts it
+    /// again from the top.
+    var isCountdownToResume = false
     /// The room's host: its creator, then the longest-seated player when the host leaves.
     var host: String?
     /// Whether the host closed the room to new players.
@@ -160,7 +167,10 @@ final class Room {
         }
     }
 
-    var onlineCount: Int { seats.filter(\.isOnline).count }
+    var onlineCount: Int { present.count }
+
+    /// Whether the seated player `name` is online, as the journal tells it.
+    func isPresent(_ name: String) -> Bool { present.contains(name) }
 
     /// Whose turn it is, in a Matchismo room.
     var turnHolder: String? { matchismoGame?.turn }
@@ -172,6 +182,7 @@ final class Room {
         guard !seats.contains(where: { $0 === session }) else { return }
         if creator.isEmpty { creator = session.name }
         seats.append(session)
+        present.insert(session.name)
         session.room = self
         outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: session.token))
@@ -198,6 +209,7 @@ final class Room {
     func unseat(_ session: Session) {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
+        present.remove(session.name)
         session.room = nil
         outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
@@ -215,19 +227,32 @@ final class Room {
         startIfAllReady()
     }
 
-    /// Shows `session` online or away.
+    /// Shows `session` online or away, as its connection now says.
     func presenceChanged(_ session: Session) {
         record(.presence(room: name, name: session.name, isOnline: session.isOnline))
-        var lines: [ServerLine] = [playerLine(session)]
-        if !session.isOnline { votes[session.name] = nil }
-        if let turn = setPresence(session.name, session.isOnline) { lines.append(turn) }
-        broadcast(lines, except: session.connection)
+        let turn = applyPresence(session.name, isOnline: session.isOnline)
+        broadcast([playerLine(session)] + (turn.map { [$0] } ?? []), except: session.connection)
         if !session.isOnline { startIfAllReady() }
+    }
+
+    /// The seated player `name` dropped (`false`) or came back: the one place presence changes, live and
+    /// in replay. A player who drops takes back their vote, unless the server is what went away
+    /// (`keepingVote`, at a restart). Returns the `TURN` line if the turn moved.
+    @discardableResult
+    func applyPresence(_ name: String, isOnline: Bool, keepingVote: Bool = false) -> ServerLine? {
+        guard seats.contains(where: { $0.name == name }) else { return nil }
+        if isOnline {
+            present.insert(name)
+        } else {
+            present.remove(name)
+            if !keepingVote { votes[name] = nil }
+        }
+        return setPresence(name, isOnline)
     }
 
     /// Tells a Matchismo game who is present (or who left the room for good); returns the `TURN` line if
     /// the turn moved.
-    func setPresence(_ name: String, _ isPresent: Bool, hasLeft: Bool = false) -> ServerLine? {
+    private func setPresence(_ name: String, _ isPresent: Bool, hasLeft: Bool = false) -> ServerLine? {
         guard let before = matchismoGame.map({ $0.turn }) else { return nil }
         updateMatchismo { hasLeft ? $0.removeFromTurn(name) : $0.setPresent(name, isPresent) }
         return matchismoGame?.turn != before ? turnLine : nil
@@ -254,7 +279,7 @@ final class Room {
     }
 
     func playerLine(_ session: Session) -> ServerLine {
-        .player(name: session.name, score: score(of: session.name), isOnline: session.isOnline)
+        .player(name: session.name, score: score(of: session.name), isOnline: present.contains(session.name))
     }
 
     var boardLine: ServerLine {
@@ -378,7 +403,7 @@ final class Room {
         updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
-                if !seat.isOnline { matchismo.setPresent(seat.name, false) }
+                if !present.contains(seat.name) { matchismo.setPresent(seat.name, false) }
             }
         }
         startedAt = time
@@ -388,6 +413,7 @@ final class Room {
         readyNames = []
         countdownStartedAt = nil
         isCountdownPending = false
+        isCountdownToResume = false
         tally = GameTally()
         if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
         lastBoardChangeAt = -Double.infinity
@@ -439,11 +465,13 @@ extension Room {
             name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,
             historyTimes: historyTimes,
             votes: votes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.journalPairs) }, creator: creator,
-            seats: seats.map { RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: $0.isOnline) },
+            seats: seats.map {
+                RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: present.contains($0.name))
+            },
             game: state,
             night: RoomSnapshot.Night(
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
-                kicked: kicked.sorted(), tally: tally))
+                kicked: kicked.sorted(), tally: tally, isCountingDown: hasCountdownBegun))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
@@ -478,9 +506,11 @@ extension Room {
         }
         creator = snapshot.creator
         seats = sessions
+        present = Set(snapshot.seats.filter(\.isOnline).map(\.name))
         for session in sessions { session.room = self }
         let night = snapshot.night
         isWaiting = night.isWaiting
+        isCountdownToResume = night.isWaiting && night.isCountingDown
         readyNames = Set(night.ready)
         // A snapshot from before hosts: the creator if still seated, else the longest seated.
         host = night.host ?? (sessions.contains { $0.name == creator } ? creator : sessions.first?.name)

@@ -73,16 +73,20 @@ import Testing
         #expect(check.text.contains("line \(chat + 1), byte offset \(offset)"), "\(check.text)")
         #expect(readFile(path) == bytes)
 
+        #expect(check.text.contains("would keep a copy and drop 1 record(s)"), "\(check.text)")
+        #expect(check.text.contains("line \(chat + 1), byte offset \(offset): chat in fun"), "\(check.text)")
+
         let repair = try journalCommand(["--repair-journal", directory.path])
         #expect(repair.status == 0, "\(repair.text)")
-        let dropped = lines.count - 1 - chat
-        #expect(repair.text.contains("dropped \(dropped) record(s)"), "\(repair.text)")
+        #expect(
+            repair.text.contains("dropped 1 record(s)"), "a damaged chat costs only itself: \(repair.text)")
         let copies = directory.entries.filter { $0.hasPrefix("journal.broken-") }
         #expect(copies.count == 1, "\(directory.entries)")
         #expect(
             copies.first.flatMap { readFile(directory.path + "/" + $0) } == bytes,
             "the copy is the damaged file")
-        #expect(readFile(path) == Array(bytes[..<offset]), "cut before the bad record")
+        let next = offset + lines[chat].count + 1
+        #expect(readFile(path) == Array(bytes[..<offset] + bytes[next...]), "only the damaged chat is gone")
         #expect(try journalCommand(["--check-journal", directory.path]).status == 0)
         let daemon = try Daemon(["--state-dir", directory.path])
         #expect(daemon.terminate() == 0)
@@ -254,6 +258,42 @@ import Testing
         #expect(try last.request("RESUME \(strangerToken)").isOK("RESUME ann third"))
         #expect(try daemon.connect("bob").request("RESUME \(bobToken)").isOK("RESUME bob first"))
         #expect(daemon.terminate() == 0)
+    }
+
+    /// The scenarios that once stopped setd from starting on its own journal: Matchismo's new games, by
+    /// one player alone or by a vote, and a Matchismo room dealt after READY; restarted after SIGTERM and
+    /// after kill -9, each comes back as it was and plays on.
+    @Test(.timeLimit(.minutes(2))) func matchismoPlayRestartsAfterSigtermAndKillNine() throws {
+        for kills in [false, true] {
+            let directory = try TemporaryDirectory("setd-matchismo")
+            let arguments = ["--state-dir", directory.path, "--seed", "4"]
+            var daemon = try Daemon(arguments)
+            let ann = try daemon.connect("ann")
+            let annToken = try hello(ann, "ann")
+            #expect(try ann.request("JOIN m matchismo").isOK("JOIN"))
+            #expect(try ann.request("NEW").final == "OK NEW started")
+            for position in ["a", "b", "c"] { #expect(try ann.request("CHOOSE \(position)").isOK("CHOOSE")) }
+            let bob = try daemon.connect("bob")
+            let bobToken = try hello(bob, "bob")
+            #expect(try bob.request("JOIN r matchismo start=ready").isOK("JOIN"))
+            #expect(try bob.request("READY").isOK("READY"))
+            _ = try bob.expect(prefix: "ROOM r matchismo 1 playing")
+            #expect(try bob.request("CHOOSE a").isOK("CHOOSE"))
+            let before = try ann.request("STATE").lines
+            if kills { daemon.kill9() } else { #expect(daemon.terminate() == 0) }
+
+            daemon = try Daemon(arguments)
+            let back = try daemon.connect("back")
+            let resumed = try back.request("RESUME \(annToken)")
+            #expect(resumed.isOK("RESUME ann m"), "\(resumed)")
+            #expect(resumed.lines == before, "kill -9: \(kills)")
+            #expect(try back.request("CHOOSE d").isOK("CHOOSE"), "play goes on")
+            let bobBack = try daemon.connect("bob")
+            #expect(try bobBack.request("RESUME \(bobToken)").isOK("RESUME bob r"))
+            #expect(try bobBack.request("CHOOSE b").isOK("CHOOSE"))
+            #expect(daemon.terminate() == 0)
+            #expect(try journalCommand(["--check-journal", directory.path]).status == 0)
+        }
     }
 
     @Test(.timeLimit(.minutes(2))) func aGraceExpiryWithNobodyConnectedIsWrittenBeforeShutdown() throws {
