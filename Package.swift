@@ -25,9 +25,16 @@ let package = Package(
         .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(
-            name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"], exclude: ["README.md"]),
-        // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
-        .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
+            name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"],
+            exclude: ["README.md"]),
+        // Every connection from accept to close without I/O: sniff, HTTP, WebSocket, telnet, framing,
+        // rate limits, output accounting, deadlines, per-address counts, the journal gate. Bytes and
+        // times in, actions out.
+        .target(name: "SetEngine", dependencies: ["SetServerCore", "SetProtocol", "SetWeb"]),
+        // The shell around the engine: epoll, accept, timers, the journal file, the log.
+        .target(
+            name: "SetServer",
+            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The protocol bots and the load tester that runs fleets of them.
@@ -36,12 +43,15 @@ let package = Package(
         // clients and test daemons, and reference oracles written from the rules and protocol.md.
         .target(
             name: "SetTestSupport",
-            dependencies: ["SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest", "SetWeb"]),
+            dependencies: [
+                "SetEngine", "SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest", "SetWeb",
+            ]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
-        .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
+        .executableTarget(
+            name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
@@ -49,7 +59,14 @@ let package = Package(
         .testTarget(
             name: "SetServerTests",
             dependencies: [
-                "SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
+                "SetServer", "SetEngine", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol",
+                "SetGame",
+                "SetWeb",
+            ]),
+        .testTarget(
+            name: "SetEngineTests",
+            dependencies: [
+                "SetEngine", "SetServerCore", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
             ]),
         .testTarget(
             name: "SetServerCoreTests",

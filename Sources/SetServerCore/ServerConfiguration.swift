@@ -43,6 +43,13 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds a new connection that says nothing waits for its greeting while HTTP is on, so that a
     /// browser's `GET` (which follows the TCP handshake at once) never receives it. Tests shorten it.
     public var sniffWindow = 0.15
+    /// Bytes of output a connection may have waiting, whatever they are, before it is dropped as a
+    /// reader that stopped reading: 1 MiB is hundreds of board updates, far more than any reader that is
+    /// merely slow falls behind (Redis's `client-output-buffer-limit` is the model).
+    public var maximumOutputBytes = 1 << 20
+    /// Origins (`scheme://host[:port]`) besides the server's own whose pages may open the WebSocket
+    /// (`--allow-origin`): a host behind a proxy names the proxy's public origin here.
+    public var allowedOrigins: [String] = []
 
     /// Creates the default configuration.
     public init() {}
@@ -61,20 +68,12 @@ public enum FsyncPolicy: String, Sendable, CaseIterable {
 }
 
 /// Limits that protect the server and everyone on it; each has a test that hits it.
-enum Limits {
+public enum Limits {
     /// Sustained commands per second per connection; a person types a few, a fast bot a few dozen.
-    static let commandsPerSecond = 100.0
+    public static let commandsPerSecond = 100.0
     /// The burst allowed above the sustained rate, so that pipelined start-up commands pass.
-    static let commandBurst = 200.0
-    /// Refused commands after which a flooding connection is closed.
-    static let floodDisconnectAfter = 1_000
-    /// Seconds without a refusal that end a flood (and reset the count above).
-    static let floodPause = 5.0
+    public static let commandBurst = 200.0
     /// Without `@<rev>`, positions are read against the board as it was this many seconds ago: a person
     /// cannot have seen a board younger than that, so a change this recent makes the claim stale.
     static let reactionWindow = 1.0
-    /// Tokens `ROOMS` takes: listing thousands of rooms is worth ten pings, so ten a second at most.
-    static let roomsCost = 10.0
-    /// Tokens `HISTORY` takes.
-    static let historyCost = 5.0
 }

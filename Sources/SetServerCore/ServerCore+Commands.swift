@@ -2,39 +2,10 @@ import SetGame
 import SetProtocol
 
 extension ServerCore {
-    /// Handles one framed line from `connection`: every command gets exactly one final line, and the
-    /// events it causes go out before that line.
-    func received(_ frame: LineFramer.Frame, from connection: Client, at now: Instant) {
+    /// Handles one command from `connection`: every command gets exactly one final line, and the events
+    /// it causes go out before that line.
+    func received(_ parsed: Result<Command, ProtocolError>, from connection: Client, at now: Instant) {
         connection.lastActivity = now.uptime
-        let bytes: [UInt8]
-        switch frame {
-        case .tooLong:
-            outbox.send(
-                ProtocolError(
-                    "-", .tooLong,
-                    "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded"
-                ).line, to: connection.id)
-            return
-        case .line(let line):
-            bytes = line
-        }
-        // A blank line is not a command: people press Enter in nc by habit.
-        guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-        let parsed = Command.parse(bytes)
-        let cost = (try? parsed.get()).map(Self.cost(of:)) ?? 1
-        guard connection.limiter.admit(at: now.uptime, cost: cost) else {
-            let verb = (try? parsed.get())?.verb ?? "-"
-            outbox.send(
-                ProtocolError(
-                    verb, .slowDown,
-                    "more than \(Int(connection.limiter.rate)) commands a second; wait a moment"
-                ).line, to: connection.id)
-            if connection.limiter.refusedInFlood >= Limits.floodDisconnectAfter {
-                outbox.log(.warn, "flood", [("id", "\(connection.id)"), ("peer", connection.peer)])
-                close(connection, saying: "flood", at: now)
-            }
-            return
-        }
         switch parsed {
         case .failure(let error):
             outbox.send(error.line, to: connection.id)
@@ -265,7 +236,9 @@ extension ServerCore {
             case .success: room = existing
             }
         } else {
-            if let limit = configuration.maxRoomsPerIP, roomsCreated[connection.host, default: 0] >= limit {
+            if let limit = configuration.maxRoomsPerIP,
+                roomsCreated[connection.addressKey, default: 0] >= limit
+            {
                 return .failure(
                     ProtocolError(
                         "JOIN", .tooManyRooms,
@@ -290,8 +263,8 @@ extension ServerCore {
                         room: name, index: 0, time: now.wall, firstRevision: 1, options: created.journalPairs)
                 )
                 rooms[name] = room
-                room.creatorHost = connection.host
-                roomsCreated[connection.host, default: 0] += 1
+                room.creatorHost = connection.addressKey
+                roomsCreated[connection.addressKey, default: 0] += 1
                 outbox.log(.info, "room-created", [("room", name), ("game", created.game.rawValue)])
             }
         }
@@ -309,16 +282,6 @@ extension ServerCore {
         case .watch: return connection.session?.room != nil
         case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
         case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top: return false
-        }
-    }
-
-    /// What a command costs against the rate limit, in commands: listing every room, or a history of
-    /// many games, is work for the server that a `PING` is not.
-    static func cost(of command: Command) -> Double {
-        switch command {
-        case .rooms: return Limits.roomsCost
-        case .history: return Limits.historyCost
-        default: return 1
         }
     }
 

@@ -22,8 +22,6 @@ public final class ServerCore {
     var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
     private(set) var clients: [ConnectionID: Client] = [:]
-    /// Open connections per peer address, for `--max-per-ip`.
-    private var clientsPerHost: [String: Int] = [:]
     var sessionsByName: [String: Session] = [:]
     var sessionsByToken: [String: Session] = [:]
     var rooms: [String: Room] = [:] {
@@ -51,36 +49,29 @@ public final class ServerCore {
 
     // MARK: Inputs
 
-    /// A connection was opened by `peer` (`address:port`): greets it, or turns it away when the server
-    /// or the peer's address is at its limit.
-    public func connect(_ id: ConnectionID, peer: String, at now: Instant) -> [Effect] {
+    /// A player's connection was opened by `peer` (`address:port`, for the log), counted against the
+    /// limits of `addressKey` (its address, or its IPv6 /64): greets it. Whether it may open at all is the
+    /// engine's decision, made before.
+    public func connect(_ id: ConnectionID, peer: String, addressKey: String, at now: Instant) -> [Effect] {
         precondition(clients[id] == nil, "connection IDs are never reused")
-        let host = Client.host(of: peer)
-        if clients.count >= configuration.maxClients {
-            refuse(
-                id, peer: peer, "the server has \(configuration.maxClients) clients; try again later", "full")
-        } else if let perIP = configuration.maxPerIP, clientsPerHost[host, default: 0] >= perIP {
-            refuse(
-                id, peer: peer, "\(perIP) connections from your address already; close one first",
-                "max-per-ip")
-        } else {
-            let client = Client(id: id, peer: peer, at: now.uptime)
-            client.limiter = RateLimiter(
-                rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
-            clients[id] = client
-            clientsPerHost[host, default: 0] += 1
-            outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])
-            outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: id)
-        }
+        clients[id] = Client(id: id, peer: peer, addressKey: addressKey, at: now.uptime)
+        outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])
+        outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: id)
         return drain()
     }
 
-    /// Handles one framed line from connection `id`: every command gets exactly one final line, and the
-    /// events it causes are queued before that line.
-    public func handle(_ frame: LineFramer.Frame, from id: ConnectionID, at now: Instant) -> [Effect] {
-        if let client = clients[id] { received(frame, from: client, at: now) }
+    /// Handles one command (or the reason a line is not one) from connection `id`: every command gets
+    /// exactly one final line, and the events it causes are queued before that line. The rate limit is
+    /// the engine's, paid before.
+    public func handle(_ command: Result<Command, ProtocolError>, from id: ConnectionID, at now: Instant)
+        -> [Effect]
+    {
+        if let client = clients[id] { received(command, from: client, at: now) }
         return drain()
     }
+
+    /// Whether connection `id` is a client of the core (greeted and not yet closed).
+    public func isConnected(_ id: ConnectionID) -> Bool { clients[id] != nil }
 
     /// The shell lost connection `id` (the peer closed, a write failed, or it stopped reading): its player
     /// goes away into the grace period, a spectator stops watching.
@@ -152,13 +143,6 @@ public final class ServerCore {
 
     // MARK: Connections
 
-    /// Turns a new connection away with one `ERR - FULL` line instead of the greeting.
-    private func refuse(_ id: ConnectionID, peer: String, _ text: String, _ reason: String) {
-        outbox.log(.warn, "refuse", [("peer", peer), ("reason", reason)])
-        outbox.send(ProtocolError("-", .full, text).line, to: id)
-        outbox.close(id, reason: reason)
-    }
-
     /// Says `BYE <reason>` and closes the connection after it.
     func close(_ client: Client, saying reason: String, at now: Instant) {
         outbox.send(.bye(reason), to: client.id)
@@ -174,11 +158,6 @@ public final class ServerCore {
     /// Forgets a connection: its player goes away into grace, a spectator stops watching.
     private func forget(_ client: Client, reason: String, at now: Instant) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
-        if let count = clientsPerHost[client.host], count > 1 {
-            clientsPerHost[client.host] = count - 1
-        } else {
-            clientsPerHost[client.host] = nil
-        }
         outbox.log(.info, "disconnect", [("id", "\(client.id)"), ("peer", client.peer), ("reason", reason)])
         stopWatching(client)
         if let session = client.session, session.connection == client.id {

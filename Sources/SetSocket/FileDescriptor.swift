@@ -38,3 +38,31 @@ public enum FileDescriptor {
         bytes.withUnsafeBytes { writeAll($0, to: fd) }
     }
 }
+
+/// One descriptor held in reserve (on `/dev/null`) for the moment the process runs out: at `EMFILE` or
+/// `ENFILE` a server gives it up, accepts the waiting connection with it to tell the client and close,
+/// and takes it back — so the backlog is answered rather than left to spin the accept loop (what
+/// nginx's `worker_connections` warning is about).
+public final class DescriptorReserve {
+    private var fd: Int32 = -1
+
+    /// Takes the reserve descriptor.
+    public init() { renew() }
+
+    deinit { release() }
+
+    /// Whether the reserve is held.
+    public var isHeld: Bool { fd >= 0 }
+
+    /// Gives the descriptor up, so one more can be opened.
+    public func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    /// Takes the descriptor back (if the process has one to spare).
+    public func renew() {
+        guard fd < 0 else { return }
+        fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+}

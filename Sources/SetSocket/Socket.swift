@@ -118,6 +118,14 @@ public struct Socket: Hashable, Sendable {
         }
     }
 
+    /// Accepts one waiting connection, writes `message` to it (what a non-blocking socket takes at once)
+    /// and closes it: the answer to a client when the server cannot keep another connection.
+    public func acceptAndRefuse(_ message: [UInt8]) {
+        guard let (socket, _) = try? accept() else { return }
+        _ = message.withUnsafeBytes { try? socket.write($0) }
+        socket.close()
+    }
+
     /// Reads into `buffer`, retrying on `EINTR`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SocketError) -> Transfer {
         while true {

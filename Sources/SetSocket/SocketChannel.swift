@@ -43,6 +43,9 @@ public final class SocketChannel {
     public var onEnd: ((End) -> Void)?
     /// Called once the descriptor is closed, when the channel may be released.
     public var onRelease: (() -> Void)?
+    /// Called after the socket turned writable and took queued output, with what is still queued: how
+    /// a server learns that a reader that fell behind caught up.
+    public var onDrain: ((Int) -> Void)?
 
     /// `read` system calls made so far, `EAGAIN` and end of stream included: what the "one read per
     /// incoming batch" rule is checked against.
@@ -212,6 +215,7 @@ public final class SocketChannel {
         }
         if isWaitingForWritable, event.isWritable || event.isHangUp, state == .open || state == .closing {
             flush()
+            if state != .closed { onDrain?(pendingOutput) }
         }
     }
 
@@ -238,6 +242,7 @@ public final class SocketChannel {
         onConnect = nil
         onEnd = nil
         onRelease = nil
+        onDrain = nil
         keptAlive = nil
     }
 

@@ -28,6 +28,9 @@ public struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         return error
     }
 
+    /// Whether the process (`EMFILE`) or the system (`ENFILE`) is out of descriptors.
+    public var isOutOfDescriptors: Bool { code == EMFILE || code == ENFILE }
+
     public var description: String {
         if let lookupStatus { return "\(call): \(String(cStringBytes: gai_strerror(lookupStatus)))" }
         return "\(call): \(String(cStringBytes: strerror(code)))"

@@ -25,9 +25,12 @@ public final class EmbeddedClient {
     public internal(set) var state = State.open
     /// While `false` the client is a reader that stopped reading: output piles up, and past the server's
     /// ``EmbeddedServer/maximumOutputBytes`` the connection is dropped.
-    public var isReading = true
-    var telnet = TelnetFilter()
-    var framer = LineFramer()
+    public var isReading = true {
+        didSet {
+            guard isReading != oldValue else { return }
+            if isReading { server.resumedReading(self) } else { server.stoppedReading(self) }
+        }
+    }
     private unowned let server: EmbeddedServer
     private var inbox: [UInt8] = []
     private var start = 0

@@ -1,13 +1,16 @@
+import SetEngine
 import SetProtocol
 import SetServerCore
 
-/// A ``ServerCore`` in memory, with a virtual clock and clients that are byte buffers: the server's
-/// behaviour tested without a socket, a thread or a sleep (swift-nio's `EmbeddedChannel`, for setd).
+/// The daemon's ``Engine`` in memory, with a virtual clock, virtual sockets and a virtual journal disk:
+/// the server's behaviour tested without a socket, a thread or a sleep (swift-nio's `EmbeddedChannel`,
+/// for setd).
 ///
-/// It plays the shell's part exactly as the daemon does: bytes typed by a client go through a
-/// ``TelnetFilter`` (whose answers the client gets first) and a ``LineFramer`` into the core, the effects come back in order, journal records are kept in
-/// ``journal``, and a client that stops reading is dropped once its unread output passes the limit,
-/// told to the core only after the effects being carried out — never in the middle of a broadcast.
+/// It runs the real pipeline: bytes a client types go to the same engine the daemon runs (sniff, HTTP,
+/// WebSocket, telnet, framing, rate limits, output accounting, deadlines, the journal gate, the drop
+/// order); its actions come back in order and are carried out here as the shell carries them out, on
+/// byte buffers instead of sockets. After every input the journal written so far is replayed and
+/// compared with the live state (see ``ReplayCheck``).
 ///
 /// ```swift
 /// let server = EmbeddedServer()
@@ -16,20 +19,27 @@ import SetServerCore
 /// server.advance(by: 121)
 /// ```
 public final class EmbeddedServer {
-    /// The core under test.
-    public let core: ServerCore
-    /// The time the core is told; only ``advance(by:)`` moves it.
+    /// The engine under test.
+    public let engine: Engine
+    /// The rules of play inside it.
+    public var core: ServerCore { engine.core }
+    /// The time the engine is told; only ``advance(by:)`` (and ``connect(_:host:)``, through the sniff
+    /// window) moves it.
     public private(set) var now = Instant(uptime: 1_000, wall: 1_798_761_600)
-    /// Every journal record the core produced, in order.
+    /// Every journal record the engine asked to append, in order.
     public private(set) var journal: [JournalRecord] = []
-    /// Every log event the core produced, in order.
+    /// Every log event, in order.
     public private(set) var logs: [LogEvent] = []
-    /// Unread output, in bytes, past which a client that does not read is dropped (as the shell does).
-    public var maximumOutputBytes = 1 << 20
+    /// While set, the virtual disk fails every journal write with this reason.
+    public var journalWriteFailure: String?
+    /// Journal commits carried out (each a `write`, and an `fsync` under `--fsync always`).
+    public private(set) var commitCount = 0
     private var clients: [ConnectionID: EmbeddedClient] = [:]
     private var nextID = 1
-    private var lost: [(ConnectionID, String)] = []
-    private var isApplying = false
+    /// When the engine asked to be woken.
+    private var wakeAt: Double?
+    /// Clients that stopped reading: their unread bytes are the backlog the engine is told of.
+    private var stalled: Set<ConnectionID> = []
     /// Replays the journal after every input and compares it with the live core (see ``ReplayCheck``);
     /// `nil` when a test turned it off.
     private var replayCheck: ReplayCheck?
@@ -38,7 +48,7 @@ public final class EmbeddedServer {
     private var replayMismatch: ReplayCheck.Mismatch?
     private var isMismatchReported = false
 
-    /// Creates a server; `configure` adjusts the test defaults (seed 42, quiet logs).
+    /// Creates a server; `configure` adjusts the test defaults (seed 42, logs at info).
     public convenience init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) {
         var configuration = ServerConfiguration()
         configuration.seed = 42
@@ -48,13 +58,20 @@ public final class EmbeddedServer {
     }
 
     private init(configuration: ServerConfiguration) {
-        core = ServerCore(configuration: configuration)
+        engine = Engine(configuration: configuration)
         replayCheck = ReplayCheck(configuration: configuration)
     }
 
     deinit {
         // A difference no client call was left to throw still fails the run, loudly.
         if let replayMismatch, !isMismatchReported { fatalError("\(replayMismatch)") }
+    }
+
+    /// Unread output, in bytes, past which a client that does not read is dropped (the engine's
+    /// ``Engine/outputLimit``).
+    public var maximumOutputBytes: Int {
+        get { engine.outputLimit }
+        set { engine.outputLimit = newValue }
     }
 
     /// Whether every input is followed by a replay of the journal compared with live play (on unless
@@ -72,12 +89,17 @@ public final class EmbeddedServer {
     /// clients are not carried over (nobody is connected to a process that just started); the new
     /// server's journal starts as the daemon's does, with the snapshot it compacts to.
     public func restarted(after seconds: Double = 0) throws -> EmbeddedServer {
-        let restarted = EmbeddedServer(configuration: core.configuration)
+        try restarted(from: try ReplayCheck.reread(journal), after: seconds)
+    }
+
+    /// A new server restored from `records` (a journal as the disk kept it), `seconds` after this one's
+    /// clock.
+    public func restarted(from records: [JournalRecord], after seconds: Double = 0) throws -> EmbeddedServer {
+        let restarted = EmbeddedServer(configuration: engine.configuration)
         restarted.now = now.advanced(by: seconds)
-        let effects = try restarted.core.restore(try ReplayCheck.reread(journal), at: restarted.now)
+        let actions = try restarted.engine.restore(records, at: restarted.now)
         restarted.journal = restarted.core.snapshotRecords()
-        restarted.checkedRecords = 0
-        restarted.apply(effects.filter { if case .journal = $0 { false } else { true } })
+        restarted.perform(actions.filter { if case .journal = $0 { false } else { true } })
         return restarted
     }
 
@@ -90,19 +112,22 @@ public final class EmbeddedServer {
 
     // MARK: Clients
 
-    /// Opens a connection from `host` and returns its client, without reading anything.
+    /// Opens a connection from `host` and returns its client, without reading anything: while HTTP is
+    /// on, nothing arrives before the client speaks or its sniff window ends.
     public func open(_ label: String, host: String = "127.0.0.1") -> EmbeddedClient {
         let id = nextID
         nextID += 1
         let client = EmbeddedClient(id: id, label: label, server: self)
         clients[id] = client
-        apply(core.connect(id, peer: "\(host):\(40_000 + id)", at: now))
+        let peer = host.contains(":") ? "[\(host)]:\(40_000 + id)" : "\(host):\(40_000 + id)"
+        perform(engine.opened(id, peer: PeerAddress(peer), at: now))
         return client
     }
 
-    /// Connects and checks the greeting.
+    /// Connects as `nc` does (saying nothing first), waits out the sniff window, and checks the greeting.
     public func connect(_ label: String, host: String = "127.0.0.1") throws -> EmbeddedClient {
         let client = open(label, host: host)
+        if engine.configuration.isHTTPEnabled { advance(by: engine.configuration.sniffWindow) }
         let greeting = try client.readLine()
         guard greeting.hasPrefix("SETD 1 ") else {
             throw ClientError(description: "\(label): greeting was '\(greeting)'")
@@ -111,14 +136,13 @@ public final class EmbeddedServer {
     }
 
     /// Connects and says `HELLO <name>`; returns the client and its token.
-    public func named(_ name: String) throws -> (EmbeddedClient, String) {
-        let client = try connect(name)
+    public func named(_ name: String, host: String = "127.0.0.1") throws -> (EmbeddedClient, String) {
+        let client = try connect(name, host: host)
         let reply = try client.request("HELLO \(name)")
-        let words = reply.final.split(separator: " ")
-        guard words.count == 4, words[0] == "OK", words[1] == "HELLO", words[2] == name else {
+        guard case .hello(name, let token)? = ServerLine(parsing: reply.final).okDetail else {
             throw ClientError(description: "\(name): HELLO got \(reply)")
         }
-        return (client, String(words[3]))
+        return (client, token)
     }
 
     /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client
@@ -132,69 +156,113 @@ public final class EmbeddedServer {
         return (client, reply)
     }
 
-    /// Connections the core has open.
-    public var connectionCount: Int { core.clientCount }
+    /// Connections the engine has open, in any mode.
+    public var connectionCount: Int { engine.connectionCount }
 
     // MARK: Time
 
-    /// Moves the virtual clock on by `seconds`, running the core's timers once a second on the way, as
-    /// the daemon's one-second tick does.
+    /// Moves the virtual clock on by `seconds`, running the engine's once-a-second tick at every whole
+    /// second on the way (and at the end), and waking it at the times it asked for in between.
     public func advance(by seconds: Double) {
-        var left = seconds
-        while left > 0 {
-            let step = min(left, 1)
-            now = now.advanced(by: step)
-            left -= step
-            apply(core.tick(at: now))
+        let end = now.uptime + seconds
+        var nextTick = now.uptime + min(1, seconds)
+        while true {
+            if let wake = wakeAt, wake <= nextTick, wake <= end {
+                wakeAt = nil
+                now = now.advanced(by: max(0, wake - now.uptime))
+                perform(engine.wake(at: now))
+                continue
+            }
+            guard now.uptime < end || nextTick <= end else { return }
+            now = now.advanced(by: nextTick - now.uptime)
+            perform(engine.tick(at: now))
+            if nextTick >= end { return }
+            nextTick = min(nextTick + 1, end)
         }
     }
 
     /// Says `BYE` to everyone, as the daemon does when it stops.
     public func stop(reason: String = "server shutting down") {
-        apply(core.shutDown(reason: reason, at: now))
+        perform(engine.shutDown(reason: reason, at: now))
     }
 
-    /// Tells the core its journal cannot be written, as the shell does on a full disk.
+    /// Tells the engine its journal cannot be written, as the shell does when a flush fails.
     public func failJournal(_ reason: String) {
-        apply(core.journalFailed(reason, at: now))
+        perform(engine.journalFailed(reason, at: now))
     }
 
-    /// Tells the core its journal can be written again.
+    /// Tells the engine its journal can be written again (the shell rewrote it from the state).
     public func recoverJournal() {
-        apply(core.journalRecovered(at: now))
+        journalWriteFailure = nil
+        perform(engine.journalRecovered(at: now))
     }
 
     // MARK: The shell's part
 
     func received(_ bytes: [UInt8], from client: EmbeddedClient) {
-        var effects: [Effect] = []
-        var replies: [UInt8] = []
-        bytes.withUnsafeBytes { raw in
-            client.telnet.filter(raw, replies: &replies) { data in
-                client.framer.append(data) { frame in effects += core.handle(frame, from: client.id, at: now)
-                }
-            }
-        }
-        // Telnet's answers go before anything the core answers to the same bytes, as in the shell.
-        if !replies.isEmpty, client.state == .open { client.deliver(replies) }
-        apply(effects)
+        perform(engine.received(bytes, on: client.id, at: now))
     }
 
     func closedByPeer(_ client: EmbeddedClient) {
-        lost.append((client.id, "peer closed"))
-        if !isApplying { apply([]) }
+        perform(engine.ended(client.id, reason: "peer closed", at: now))
+        release(client)
     }
 
-    private func apply(_ effects: [Effect]) {
-        isApplying = true
-        defer { isApplying = false }
-        var batch = effects
-        while true {
-            for effect in batch { carryOut(effect) }
-            guard !lost.isEmpty else { break }
-            let (id, reason) = lost.removeFirst()
-            batch = core.disconnected(id, reason: reason, at: now)
+    /// The client resumed reading: what piled up is theirs, and the engine hears the socket drained.
+    func resumedReading(_ client: EmbeddedClient) {
+        stalled.remove(client.id)
+        engine.writable(client.id, pending: 0)
+    }
+
+    func stoppedReading(_ client: EmbeddedClient) {
+        stalled.insert(client.id)
+    }
+
+    /// The descriptor is closed: the engine forgets the connection.
+    private func release(_ client: EmbeddedClient) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        stalled.remove(client.id)
+        perform(engine.closed(client.id, at: now))
+    }
+
+    /// Carries out the engine's actions as the shell does, then tells it what the sockets took: every
+    /// reading client takes everything; a stalled one holds its unread bytes.
+    private func perform(_ actions: [Action]) {
+        var batch = actions
+        var toRelease: [EmbeddedClient] = []
+        while !batch.isEmpty {
+            var next: [Action] = []
+            for action in batch {
+                switch action {
+                case .write(let id, let bytes):
+                    guard let client = clients[id], client.state == .open else { continue }
+                    client.deliver(bytes)
+                case .finish(let id):
+                    guard let client = clients[id], client.state == .open else { continue }
+                    // The queued bytes are in the client's inbox already: the close follows at once.
+                    client.state = .closed
+                    toRelease.append(client)
+                case .close(let id):
+                    guard let client = clients[id] else { continue }
+                    if client.state == .open { client.state = .dropped }
+                    toRelease.append(client)
+                case .journal(let record):
+                    journal.append(record)
+                case .commitJournal:
+                    commitCount += 1
+                    let result: Engine.CommitResult =
+                        journalWriteFailure.map { .failed($0) } ?? .written
+                    next = engine.journalCommitted(result, at: now)
+                case .log(let event):
+                    logs.append(event)
+                case .wake(let uptime):
+                    wakeAt = uptime
+                }
+            }
+            batch = next
         }
+        engine.flushed(backlogged: stalled.compactMap { id in clients[id].map { (id, $0.unreadBytes) } })
+        for client in toRelease { release(client) }
         checkReplay()
     }
 
@@ -206,24 +274,6 @@ public final class EmbeddedServer {
             try replayCheck!.check(after: records, live: core)
         } catch {
             replayMismatch = error
-        }
-    }
-
-    private func carryOut(_ effect: Effect) {
-        switch effect {
-        case .log(let event):
-            logs.append(event)
-        case .journal(let record):
-            journal.append(record)
-        case .send(let id, let bytes):
-            guard let client = clients[id], client.state == .open else { return }
-            client.deliver(bytes)
-            if !client.isReading, client.unreadBytes > maximumOutputBytes {
-                client.state = .dropped
-                lost.append((id, "output queue full"))
-            }
-        case .close(let id, _):
-            clients[id]?.state = .closed
         }
     }
 }

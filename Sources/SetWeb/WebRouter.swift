@@ -12,8 +12,13 @@ public enum WebRouter {
     }
 
     /// Routes a request: `GET /` (any query string) is the page, `GET /ws` the WebSocket, any other
-    /// path 404 and any other method 405.
-    public static func reply(to head: HTTPRequestHead, page: [UInt8]) -> Reply {
+    /// path 404 and any other method 405. A request from a page of another origin is 403 (see
+    /// ``isSameOrigin(_:allowing:)``).
+    public static func reply(to head: HTTPRequestHead, page: [UInt8], allowedOrigins: [String] = []) -> Reply
+    {
+        guard isSameOrigin(head, allowing: allowedOrigins) else {
+            return Reply(response: .error(.forbidden, "a page of another site may not use this server"))
+        }
         guard head.method == Array("GET".utf8) else {
             return Reply(response: .error(.methodNotAllowed, "only GET", fields: [("Allow", "GET")]))
         }
@@ -26,6 +31,41 @@ public enum WebRouter {
         default:
             return Reply(response: .error(.notFound, "the page is at /"))
         }
+    }
+
+    /// Whether a request may be served by its `Origin`: a browser names the page that makes a request
+    /// (every WebSocket, every cross-site fetch), and a page on some web site that a player opens must
+    /// not play as them on the LAN host (cross-site WebSocket hijacking). Allowed: no `Origin` (not a
+    /// browser page: `curl`, a bot), an origin whose host and port are the request's `Host`, or one of
+    /// `allowed` (`--allow-origin`, for a host behind a proxy). `Origin: null` is refused.
+    public static func isSameOrigin(_ head: HTTPRequestHead, allowing allowed: [String]) -> Bool {
+        guard let origin = head.value("Origin") else { return true }
+        let text = lowercased(origin)
+        if allowed.contains(where: { lowercased(Array($0.utf8)) == text }) { return true }
+        guard let host = head.value("Host") else { return false }
+        let separator = Array("://".utf8)
+        guard let at = text.indices.first(where: { text[$0...].starts(with: separator) }) else {
+            return false
+        }
+        let scheme = Array(text[..<at])
+        var authority = Array(text[(at + separator.count)...])
+        var hostText = lowercased(host)
+        // The default port may be written or left out on either side.
+        let defaultPort = scheme == Array("https".utf8) ? ":443" : scheme == Array("http".utf8) ? ":80" : nil
+        if let port = defaultPort.map({ Array($0.utf8) }) {
+            if authority.count > port.count, authority.suffix(port.count).elementsEqual(port) {
+                authority.removeLast(port.count)
+            }
+            if hostText.count > port.count, hostText.suffix(port.count).elementsEqual(port) {
+                hostText.removeLast(port.count)
+            }
+        }
+        return !authority.isEmpty && authority == hostText
+    }
+
+    /// ASCII letters in lower case; other bytes as they are.
+    private static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     }
 
     /// The answer to a head that failed to parse.

@@ -10,9 +10,12 @@ import Testing
         let (slow, _) = try server.player("slow", room: "r")
         let (carl, carlJoin) = try server.player("carl", room: "r")
         for client in [ann, slow] { _ = client.readAvailable() }
-        // Slow stops reading with a queue just under its limit; the SET broadcast takes it over.
+        // Slow stops reading and falls behind by some chat; with the limit just above that backlog (and
+        // far above what a reader holds within one pass), the SET broadcast takes it over.
         slow.isReading = false
-        server.maximumOutputBytes = slow.unreadBytes + 10
+        for n in 0..<20 { _ = try ann.request("CHAT catching up \(n)") }
+        _ = carl.readAvailable()
+        server.maximumOutputBytes = slow.unreadBytes + 100
         let board = try #require(BoardView.last(in: carlJoin.lines))
         let set = try #require(board.sets.first)
         let reply = try carl.request(board.claim(set))

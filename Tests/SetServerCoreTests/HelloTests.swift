@@ -7,6 +7,8 @@ import Testing
         let server = EmbeddedServer()
         defer { server.stop() }
         let client = server.open("newcomer")
+        #expect(client.readAvailable().isEmpty, "nothing before the sniff window ends")
+        server.advance(by: server.engine.configuration.sniffWindow)
         let greeting = try client.readLine()
         let parts = words(greeting)
         #expect(parts.first == "SETD")

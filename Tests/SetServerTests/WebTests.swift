@@ -267,17 +267,6 @@ import Testing
         _ = try server.named("after")
     }
 
-    @Test func aFullServerSaysFullOverTheWebSocketAndCloses() throws {
-        let server = try TestServer { $0.maxClients = 1 }
-        defer { server.stop() }
-        let (bob, _) = try server.named("bob")
-        let ws = try WebSocketTestClient(port: server.port, label: "late", expectGreeting: false)
-        let (close, texts) = try ws.expectClose()
-        #expect(try bob.request("PING").final == "OK PING")
-        #expect(texts.count == 1 && texts[0].hasPrefix("ERR - FULL"), "\(texts)")
-        #expect(close.closeCode == 1000)
-    }
-
     // MARK: The sniff window
 
     @Test func aSilentNcClientIsGreetedAfterTheWindowAndATalkingOneAtOnce() throws {

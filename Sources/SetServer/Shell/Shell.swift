@@ -1,23 +1,21 @@
 import Dispatch
+import SetEngine
 import SetProtocol
 import SetServerCore
 import SetSocket
-import SetWeb
 
-/// The server's I/O around its ``ServerCore``: the listening socket, one ``SocketChannel`` per client,
-/// the tick timer, the journal file and the log.
+/// The daemon's I/O around its ``Engine``: the listening socket, one ``SocketChannel`` per client, the
+/// timers, the journal file and the log. Every decision is the engine's; the shell reads the clock once
+/// per event, hands the engine what happened, and carries out the actions it returns, in order.
 ///
-/// Ownership rule: the shell, its core and every channel live on `queue`, one serial queue for all. The
-/// shell feeds the core one input at a time (bytes framed into lines, a connection opened or lost, a
-/// tick) and carries out the effects of each in order before the next: log lines, journal records
-/// (written before any line that acknowledges them), lines queued on connections, closes. Output is
-/// gathered and written once per pass of the queue, so a claim that reaches a hundred players costs a
-/// hundred `write`s, not a hundred per line.
+/// Ownership rule: the shell, its engine and every channel live on `queue`, one serial queue for all.
+/// Output is gathered and written once per pass of the queue, so a claim that reaches a hundred players
+/// costs a hundred `write`s, not a hundred per line.
 final class Shell {
     let configuration: ServerConfiguration
     let queue: DispatchQueue
     let logger: Logger
-    let core: ServerCore
+    let engine: Engine
     /// One buffer for every read: reads happen one at a time on `queue`.
     private let readBuffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: ShellLimits.readChunk, alignment: 16)
@@ -25,7 +23,14 @@ final class Shell {
     private let loop: EventLoop
     private var listener: Socket?
     private var listenSource: DispatchSourceRead?
+    private var isAcceptPaused = false
+    /// The descriptor given up to answer a client when the process runs out (see ``DescriptorReserve``).
+    private let reserve = DescriptorReserve()
+    private var descriptorShortage = LogThrottle(interval: ShellLimits.shortageLogInterval)
     private var tickTimer: DispatchSourceTimer?
+    private var wakeTimer: DispatchSourceTimer?
+    /// Ends a pause in accepting (see ``outOfDescriptors(_:_:)``).
+    private var resumeTimer: DispatchSourceTimer?
     /// Fires once per pass of the queue in which output was queued; Dispatch merges the triggers.
     private var flushSource: DispatchSourceUserDataAdd?
     private var journal: Journal?
@@ -33,21 +38,12 @@ final class Shell {
     /// Every connection until its descriptor is closed.
     var links: [ConnectionID: Link] = [:]
     private var flushList: [Link] = []
-    /// Connections lost while effects were being carried out; told to the core right after them.
-    var lost: [(ConnectionID, String)] = []
-    /// New connections waiting for their first bytes while HTTP is on, and the timer that greets them
-    /// when their window ends (see Shell+Web).
-    var sniffing = SniffQueue()
-    var sniffTimer: DispatchSourceTimer?
-    private var isApplying = false
-    /// Whether the core knows the journal cannot be written.
-    private var isJournalProblemReported = false
 
     init(configuration: ServerConfiguration, queue: DispatchQueue) {
         self.configuration = configuration
         self.queue = queue
         logger = Logger(minimum: configuration.logLevel)
-        core = ServerCore(configuration: configuration)
+        engine = Engine(configuration: configuration)
         loop = EventLoop(queue: queue)
     }
 
@@ -77,11 +73,18 @@ final class Shell {
         timer.setEventHandler { [unowned self] in self.tick() }
         timer.resume()
         tickTimer = timer
+        let wake = DispatchSource.makeTimerSource(queue: queue)
+        wake.setEventHandler { [unowned self] in self.perform(self.engine.wake(at: SystemClock.now())) }
+        wake.resume()
+        wakeTimer = wake
+        let resume = DispatchSource.makeTimerSource(queue: queue)
+        resume.setEventHandler { [unowned self] in self.resumeAccepting() }
+        resume.resume()
+        resumeTimer = resume
         let flush = DispatchSource.makeUserDataAddSource(queue: queue)
         flush.setEventHandler { [unowned self] in self.flushMarked() }
         flush.resume()
         flushSource = flush
-        if configuration.isHTTPEnabled { startSniffTimer() }
         let port = socket.localPort
         logger.log(.info, "listen", [("host", configuration.host ?? "*"), ("port", "\(port)")])
         return port
@@ -89,34 +92,37 @@ final class Shell {
 
     /// Says `BYE <reason>` to every client, writes what the sockets take, closes them and stops listening.
     func stop(reason: String) {
-        apply(core.shutDown(reason: reason, at: SystemClock.now()))
+        perform(engine.shutDown(reason: reason, at: SystemClock.now()))
+        // A suspended source is resumed before it is cancelled: one must never be released suspended.
+        if isAcceptPaused { listenSource?.resume() }
+        isAcceptPaused = false
         listenSource?.cancel()
         listenSource = nil
-        tickTimer?.cancel()
+        for timer in [tickTimer, wakeTimer, resumeTimer] { timer?.cancel() }
         tickTimer = nil
+        wakeTimer = nil
+        resumeTimer = nil
         flushSource?.cancel()
         flushSource = nil
-        sniffTimer?.cancel()
-        sniffTimer = nil
         for link in links.values {
             link.channel.flush()
             link.channel.close()
         }
         flushList = []
-        writeJournal()
+        journal?.write()
         journal?.sync()
     }
 
     // MARK: Connections
 
     private func acceptPending() {
-        guard let listener else { return }
+        guard let listener, !isAcceptPaused else { return }
         for _ in 0..<256 {
             let accepted: (Socket, String)?
             do {
                 accepted = try listener.accept()
             } catch {
-                // EMFILE and friends: leave the rest in the backlog and try again on the next event.
+                if error.isOutOfDescriptors { return outOfDescriptors(listener, error) }
                 logger.log(.warn, "accept-failed", [("error", "\(error)")])
                 return
             }
@@ -125,104 +131,93 @@ final class Shell {
             let id = nextConnectionID
             nextConnectionID += 1
             let channel = SocketChannel(
-                socket: socket, loop: loop, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent
-            )
-            let link = Link(id: id, peer: peer, channel: channel)
-            channel.onRead = { [unowned self, unowned link] bytes in self.received(bytes, on: link) }
-            channel.onEnd = { [unowned self] end in self.connectionLost(id, reason: end.description) }
-            channel.onRelease = { [unowned self] in self.links[id] = nil }
+                socket: socket, loop: loop, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent)
+            let link = Link(id: id, channel: channel)
+            channel.onRead = { [unowned self] bytes in
+                self.perform(self.engine.received(bytes, on: id, at: SystemClock.now()))
+            }
+            channel.onEnd = { [unowned self] end in
+                self.perform(self.engine.ended(id, reason: end.description, at: SystemClock.now()))
+            }
+            channel.onDrain = { [unowned self] pending in self.engine.writable(id, pending: pending) }
+            channel.onRelease = { [unowned self] in
+                self.links[id] = nil
+                self.perform(self.engine.closed(id, at: SystemClock.now()))
+            }
             links[id] = link
             channel.start()
-            admit(link)
+            perform(engine.opened(id, peer: PeerAddress(peer), at: SystemClock.now()))
         }
     }
 
-    /// Telnet's commands come out first (``TelnetFilter``); its answers are queued before anything the
-    /// core answers to the same bytes. They need no output cap of their own: each option is answered
-    /// at most once per verb, 1.5 KiB in a connection's life.
-    func received(_ bytes: UnsafeRawBufferPointer, on link: Link) {
-        guard case .lineProtocol = link.mode else { return receivedWeb(bytes, on: link) }
-        let now = SystemClock.now()
-        var effects: [Effect] = []
-        var replies: [UInt8] = []
-        link.telnet.filter(bytes, replies: &replies) { data in
-            link.framer.append(data) { frame in effects += core.handle(frame, from: link.id, at: now) }
+    /// Out of descriptors: the reserve one answers the oldest waiting client and is taken back, accepting
+    /// pauses for a moment (a backlog that cannot be served must not spin the loop), and the log says so
+    /// once per interval with a count.
+    private func outOfDescriptors(_ listener: Socket, _ error: SocketError) {
+        reserve.release()
+        listener.acceptAndRefuse(Array("ERR - FULL the server has no room for another connection now\n".utf8))
+        reserve.renew()
+        if let count = descriptorShortage.note(at: SystemClock.now().uptime) {
+            logger.log(
+                .warn, "accept-paused",
+                [
+                    ("error", "\(error)"), ("refused", "\(count)"),
+                    ("what-to-do", "raise the descriptor limit (ulimit -n) or lower --max-clients"),
+                ])
         }
-        if !replies.isEmpty, link.channel.state == .open {
-            logger.log(.debug, "telnet", [("id", "\(link.id)"), ("refused", "\(replies.count / 3)")])
-            link.channel.enqueue(replies)
-            markForFlush(link)
-        }
-        apply(effects)
+        guard !isAcceptPaused, let source = listenSource else { return }
+        isAcceptPaused = true
+        source.suspend()
+        resumeTimer?.schedule(deadline: .now() + ShellLimits.acceptPause)
     }
 
-    /// A connection ended by itself or was dropped: the core hears of it after the effects being
-    /// carried out now, never in the middle of them.
-    func connectionLost(_ id: ConnectionID, reason: String) {
-        lost.append((id, reason))
-        if !isApplying { apply([]) }
+    private func resumeAccepting() {
+        guard isAcceptPaused, let source = listenSource else { return }
+        isAcceptPaused = false
+        source.resume()
     }
 
-    // MARK: Effects
+    // MARK: Actions
 
-    /// Carries out the core's effects in order; then tells the core of connections lost meanwhile.
-    func apply(_ effects: [Effect]) {
+    /// Carries out the engine's actions in order; a journal commit is reported back at once, and what
+    /// the engine held behind it is carried out next.
+    func perform(_ actions: [Action]) {
         dispatchPrecondition(condition: .onQueue(queue))
-        isApplying = true
-        defer { isApplying = false }
-        var batch = effects
-        while true {
-            carryOut(batch)
-            if let problem = journal?.problem, !isJournalProblemReported {
-                // A failed write: from the next input on, the core refuses changes.
-                isJournalProblemReported = true
-                batch = core.journalFailed(problem.description, at: SystemClock.now())
-                continue
+        var batch = actions
+        while !batch.isEmpty {
+            var next: [Action] = []
+            for action in batch {
+                switch action {
+                case .write(let id, let bytes):
+                    guard let link = links[id], link.channel.state == .open else { continue }
+                    link.channel.enqueue(bytes)
+                    markForFlush(link)
+                case .finish(let id):
+                    links[id]?.channel.finish()
+                case .close(let id):
+                    links[id]?.channel.close()
+                case .journal(let record):
+                    journal?.append(record)
+                case .commitJournal:
+                    next = engine.journalCommitted(commitJournal(), at: SystemClock.now())
+                case .log(let event):
+                    logger.log(event)
+                case .wake(let uptime):
+                    let delay = max(0, uptime - SystemClock.now().uptime)
+                    wakeTimer?.schedule(
+                        deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .milliseconds(5))
+                }
             }
-            guard !lost.isEmpty else { return }
-            let (id, reason) = lost.removeFirst()
-            batch = core.disconnected(id, reason: reason, at: SystemClock.now())
+            batch = next
         }
     }
 
-    private func carryOut(_ effects: [Effect]) {
-        var hasUnwrittenRecords = false
-        for effect in effects {
-            switch effect {
-            case .log(let event):
-                logger.log(event)
-            case .journal(let record):
-                journal?.append(record)
-                hasUnwrittenRecords = true
-            case .send(let id, let bytes):
-                if hasUnwrittenRecords {
-                    // Nothing is acknowledged before it is journaled.
-                    writeJournal()
-                    hasUnwrittenRecords = false
-                }
-                guard let link = links[id], link.channel.state == .open else { continue }
-                link.channel.enqueue(link.mode.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes)
-                if link.channel.pendingOutput > ShellLimits.maximumOutputBytes {
-                    logger.log(
-                        .warn, "drop",
-                        [
-                            ("id", "\(id)"), ("peer", link.peer),
-                            ("reason", "output queue full, client not reading"),
-                        ])
-                    link.channel.close()
-                    lost.append((id, "output queue full"))
-                } else {
-                    markForFlush(link)
-                }
-            case .close(let id, _):
-                guard let link = links[id], link.channel.state == .open else { continue }
-                if link.mode.isWebSocket { link.channel.enqueue(WebSocketFrame.close(.normal)) }
-                link.closingSince = SystemClock.now().uptime
-                link.channel.finish()
-            }
-        }
-        // Records made with no reply to carry them (a drop, a grace expiry) are written at once too.
-        if hasUnwrittenRecords { writeJournal() }
+    /// Writes the records appended so far (flushed to disk with `--fsync always`).
+    private func commitJournal() -> Engine.CommitResult {
+        guard let journal else { return .written }
+        journal.write()
+        if let problem = journal.problem { return .failed(problem.description) }
+        return .written
     }
 
     /// Queues `link` to be written at the end of this pass. Lines queued by many events before the flush
@@ -237,25 +232,20 @@ final class Shell {
     private func flushMarked() {
         let list = flushList
         flushList = []
+        var backlogged: [(ConnectionID, Int)] = []
         for link in list {
             link.isMarkedForFlush = false
             link.channel.flush()
+            let pending = link.channel.pendingOutput
+            if pending > 0 { backlogged.append((link.id, pending)) }
         }
+        engine.flushed(backlogged: backlogged)
     }
 
     // MARK: Timers
 
     private func tick() {
-        let now = SystemClock.now()
-        apply(core.tick(at: now))
-        expireHTTPHeads(at: now)
-        for link in links.values {
-            guard let since = link.closingSince, link.channel.state == .closing,
-                now.uptime - since > ShellLimits.closingDeadline
-            else { continue }
-            logger.log(.info, "closing-deadline", [("id", "\(link.id)"), ("peer", link.peer)])
-            link.channel.close()
-        }
+        perform(engine.tick(at: SystemClock.now()))
         tickJournal()
     }
 
@@ -275,31 +265,28 @@ final class Shell {
                     ("bytes", "\(torn.length)"),
                 ])
         }
-        let restored: [Effect]
+        let restored: [Action]
         do {
-            restored = try core.restore(contents.records, at: SystemClock.now())
+            restored = try engine.restore(contents.records, at: SystemClock.now())
         } catch {
             let (line, offset) = contents.positions[error.index]
             throw JournalReader.Damage(
-                path: state.journalPath, line: line, offset: offset, reason: error.reason)
+                path: state.journalPath, line: line,
+                offset: offset,
+                reason: error.reason
+                    + "; setd --check-journal \(directory) says what a repair would drop")
         }
         journal = try Journal(directory: state, policy: configuration.fsync)
-        apply(restored)
+        perform(restored)
         // The journal is rewritten at once: in the current format, without the torn tail, as snapshots.
         compactJournal()
         reportJournalProblem()
     }
 
-    private func writeJournal() {
-        guard let journal, journal.hasPending else { return }
-        journal.write()
-    }
-
-    /// Tells the core when the journal became unavailable; it then refuses changes.
+    /// Tells the engine when the journal became unavailable; it then refuses changes.
     private func reportJournalProblem() {
-        guard let problem = journal?.problem, !isJournalProblemReported else { return }
-        isJournalProblemReported = true
-        apply(core.journalFailed(problem.description, at: SystemClock.now()))
+        guard let problem = journal?.problem, engine.isJournalAvailable else { return }
+        perform(engine.journalFailed(problem.description, at: SystemClock.now()))
     }
 
     /// Once a second: flush to disk (`--fsync everysec`), end an outage when the disk has room again,
@@ -307,12 +294,9 @@ final class Shell {
     private func tickJournal() {
         guard let journal else { return }
         if journal.problem == nil, configuration.fsync == .everySecond { journal.sync() }
-        if journal.problem != nil {
+        if journal.problem != nil, !engine.isJournalAvailable {
             compactJournal()
-            if journal.problem == nil {
-                isJournalProblemReported = false
-                apply(core.journalRecovered(at: SystemClock.now()))
-            }
+            if journal.problem == nil { perform(engine.journalRecovered(at: SystemClock.now())) }
         } else if journal.recordsSinceSnapshot > Journal.compactionThreshold {
             compactJournal()
         }
@@ -322,13 +306,13 @@ final class Shell {
     /// Rewrites the journal as the core's current state.
     private func compactJournal() {
         guard let journal else { return }
-        let records = core.snapshotRecords()
+        let records = engine.core.snapshotRecords()
         do {
             try journal.compact(to: records)
             logger.log(.info, "journal-compacted", [("records", "\(records.count)")])
         } catch {
             // The old journal stays; an outage is reported once, not every second.
-            if !isJournalProblemReported { logger.log(.error, "journal-compaction", [("error", "\(error)")]) }
+            if engine.isJournalAvailable { logger.log(.error, "journal-compaction", [("error", "\(error)")]) }
         }
     }
 }

@@ -5,9 +5,8 @@ final class Client {
     let id: ConnectionID
     /// `address:port`, for the log.
     let peer: String
-    /// The address part of `peer`, for the per-address limit.
-    let host: String
-    var limiter = RateLimiter()
+    /// The address the per-address limits count it under (an IPv6 address by its /64).
+    let addressKey: String
     /// The player this connection speaks for, after `HELLO` or `RESUME`.
     var session: Session?
     /// The room this connection watches as a spectator.
@@ -20,17 +19,11 @@ final class Client {
     /// Whether the client ever said `HELLO`, `RESUME` or `WATCH`, for the registration deadline.
     var hasIdentified = false
 
-    init(id: ConnectionID, peer: String, at now: Double) {
+    init(id: ConnectionID, peer: String, addressKey: String, at now: Double) {
         self.id = id
         self.peer = peer
-        host = Self.host(of: peer)
+        self.addressKey = addressKey
         lastActivity = now
         connectedAt = now
-    }
-
-    /// The address part of `address:port` (an IPv6 address keeps its colons).
-    static func host(of peer: String) -> String {
-        guard let colon = peer.lastIndex(of: ":") else { return peer }
-        return String(peer[..<colon])
     }
 }

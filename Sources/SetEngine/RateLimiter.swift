@@ -1,25 +1,25 @@
-/// A token bucket: `burst` tokens, refilled at `rate` a second (``Limits/commandsPerSecond`` and
-/// ``Limits/commandBurst`` unless `--rate-limit` says otherwise); a rate of 0 admits everything.
+/// A token bucket: `burst` tokens, refilled at `rate` a second (`--rate-limit`); a rate of 0 admits
+/// everything. Every kind of input pays it: commands, blank lines, WebSocket frames, HTTP requests.
 struct RateLimiter {
     /// Tokens added a second; 0 turns the limit off (a trusted LAN, a benchmark).
     let rate: Double
     private let burst: Double
     private var tokens: Double
     private var refilledAt: Double?
-    /// Commands refused since the flood began; a flood that never lets up is disconnected. A flood at
+    /// Inputs refused since the flood began; a flood that never lets up is disconnected. A flood at
     /// many times the rate still earns a token now and then, so a pause in the refusals ends the flood,
-    /// not an accepted command.
+    /// not an accepted input.
     private(set) var refusedInFlood = 0
     private var lastRefusalAt = -Double.infinity
 
     /// A full bucket of `burst` tokens refilled at `rate` a second.
-    init(rate: Double = Limits.commandsPerSecond, burst: Double = Limits.commandBurst) {
+    init(rate: Double, burst: Double) {
         self.rate = rate
         self.burst = burst
         tokens = burst
     }
 
-    /// Takes `cost` tokens for a command at time `now`; `false` means the command must be refused.
+    /// Takes `cost` tokens for an input at time `now`; `false` means the input must be refused.
     mutating func admit(at now: Double, cost: Double = 1) -> Bool {
         guard rate > 0 else { return true }
         if let last = refilledAt {
@@ -27,7 +27,7 @@ struct RateLimiter {
         }
         refilledAt = now
         guard tokens >= cost else {
-            if now - lastRefusalAt > Limits.floodPause { refusedInFlood = 0 }
+            if now - lastRefusalAt > EngineLimits.floodPause { refusedInFlood = 0 }
             refusedInFlood += 1
             lastRefusalAt = now
             return false
@@ -35,4 +35,7 @@ struct RateLimiter {
         tokens -= cost
         return true
     }
+
+    /// Whether the flood has gone on long enough to disconnect.
+    var isFlooding: Bool { refusedInFlood >= EngineLimits.floodDisconnectAfter }
 }

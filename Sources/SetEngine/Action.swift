@@ -1,0 +1,23 @@
+import SetServerCore
+
+/// One thing the engine asks its shell to do. The shell carries out a call's actions in order, and is
+/// nothing but those actions: epoll, accept, timers and files.
+public enum Action: Equatable, Sendable {
+    /// Queue these bytes on the connection; the shell writes every connection's queue once per pass.
+    case write(ConnectionID, [UInt8])
+    /// Stop reading the connection and close it once its queued bytes are written (or at the closing
+    /// deadline, when the engine says ``close(_:)``).
+    case finish(ConnectionID)
+    /// Close the connection now, dropping whatever is queued for it.
+    case close(ConnectionID)
+    /// Append a record to the journal.
+    case journal(JournalRecord)
+    /// Write the records appended so far (and flush them to disk under `--fsync always`), then tell
+    /// the engine how it went with ``Engine/journalCommitted(_:at:)``: whatever acknowledges them is held
+    /// until then. Always the last action of a list.
+    case commitJournal
+    /// Write a line to the log.
+    case log(LogEvent)
+    /// Call ``Engine/wake(at:)`` at this uptime (it replaces any wake asked for before).
+    case wake(at: Double)
+}

@@ -1,0 +1,102 @@
+import SetProtocol
+import SetServerCore
+import SetWeb
+
+/// The engine's side of one connection, from accept to close: what it speaks, the state of its
+/// decoders, its rate limit, its output accounting and its deadlines.
+final class Connection {
+    /// What a connection speaks. While HTTP is on, a new connection starts `sniffing`; its first bytes
+    /// (or its silence) decide the rest.
+    enum Mode {
+        /// Waiting for the first bytes: `held` are a prefix of `GET ` so far.
+        case sniffing(held: [UInt8])
+        /// Turned away at accept (the server or its address is full): waiting for its first bytes, or the
+        /// end of its window, to be told in the protocol it speaks (503 or `ERR - FULL`).
+        case refused(text: String)
+        /// Reading an HTTP request head, begun at `since` (uptime).
+        case httpHead(HTTPHeadParser, since: Double)
+        /// Upgraded: frames in, frames out, one protocol line per text message.
+        case webSocket(WebSocketDecoder)
+        /// The line protocol, as over `nc`.
+        case lineProtocol
+        /// Being closed: nothing more is read from it.
+        case closing
+    }
+
+    let id: ConnectionID
+    let peer: PeerAddress
+    /// When it was accepted (uptime): an HTTP connection's life is counted from here.
+    let openedAt: Double
+    var mode: Mode
+    /// Takes telnet's commands out before the framer sees the bytes.
+    var telnet = TelnetFilter()
+    var framer = LineFramer()
+    var limiter: RateLimiter
+    /// Bytes queued since the shell last said how much it wrote (see ``Engine/flushed(backlogged:)``).
+    var queued = 0
+    /// Bytes the socket had not taken when the shell last said.
+    var backlog = 0
+    /// When the engine asked for it to be closed, for the closing deadline.
+    var closingSince: Double?
+    /// Whether it counts against `--max-clients` and `--max-per-ip` (a refused connection does not).
+    var isCounted = true
+
+    init(id: ConnectionID, peer: PeerAddress, mode: Mode, limiter: RateLimiter, at now: Double) {
+        self.id = id
+        self.peer = peer
+        self.mode = mode
+        self.limiter = limiter
+        openedAt = now
+    }
+
+    /// Whether the core knows the connection as a client (the line protocol, or a WebSocket).
+    var isCoreClient: Bool {
+        switch mode {
+        case .lineProtocol, .webSocket: true
+        default: false
+        }
+    }
+
+    /// Whether the core's lines leave as WebSocket text frames.
+    var isWebSocket: Bool {
+        if case .webSocket = mode { true } else { false }
+    }
+
+    /// Whether anything more is read from it.
+    var isReading: Bool {
+        if case .closing = mode { false } else { true }
+    }
+}
+
+/// New connections in the order their sniff windows end: all windows are the same length, so that is
+/// the order they arrived in, and one wake-up for the oldest serves them all.
+struct SniffQueue {
+    private var entries: [(id: ConnectionID, deadline: Double)] = []
+    private var head = 0
+
+    /// Whether no connection is waiting.
+    var isEmpty: Bool { head == entries.count }
+
+    /// When the oldest window ends.
+    var nextDeadline: Double? { isEmpty ? nil : entries[head].deadline }
+
+    /// Adds a connection whose window ends at `deadline` (no earlier than any added before).
+    mutating func append(_ id: ConnectionID, deadline: Double) {
+        entries.append((id, deadline))
+    }
+
+    /// Takes out the connections whose windows ended by `now`, oldest first.
+    mutating func removeExpired(at now: Double) -> [ConnectionID] {
+        var expired: [ConnectionID] = []
+        while head < entries.count, entries[head].deadline <= now {
+            expired.append(entries[head].id)
+            head += 1
+        }
+        // Give back what was taken out once it is most of the array.
+        if head > 256, head * 2 > entries.count {
+            entries.removeSubrange(..<head)
+            head = 0
+        }
+        return expired
+    }
+}

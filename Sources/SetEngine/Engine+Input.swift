@@ -1,0 +1,256 @@
+import SetProtocol
+import SetServerCore
+import SetWeb
+
+/// What a connection's bytes are, by what it speaks: the first bytes decide (sniffing), then lines
+/// (through the telnet filter and the line framer), HTTP heads, or WebSocket frames. Every unit of input
+/// — a command, a blank line, a line over the cap, an HTTP request, a WebSocket frame of any kind —
+/// pays the same rate limit.
+extension Engine {
+    func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
+        switch connection.mode {
+        case .sniffing(let held):
+            let all = held + bytes
+            switch FirstBytes.classify(all) {
+            case .undecided:
+                connection.mode = .sniffing(held: all)
+            case .lineProtocol:
+                greet(connection)
+                all.withUnsafeBytes { receiveLines($0, on: connection) }
+            case .http:
+                connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
+                watched.insert(connection.id)
+                receiveHeads(all, on: connection)
+            }
+        case .refused(let text):
+            // Told in the protocol its first bytes speak.
+            if FirstBytes.classify(Array(bytes)) == .lineProtocol {
+                connection.mode = .lineProtocol
+                queue(lineBytes: ProtocolError("-", .full, text).line, on: connection)
+                finish(connection)
+            } else {
+                respond(WebRouter.reply(toFailure: .serviceUnavailable, text), to: nil, on: connection)
+            }
+        case .lineProtocol:
+            receiveLines(bytes, on: connection)
+        case .httpHead:
+            receiveHeads(Array(bytes), on: connection)
+        case .webSocket:
+            receiveFrames(Array(bytes), on: connection)
+        case .closing:
+            break
+        }
+    }
+
+    // MARK: Lines
+
+    /// Telnet's commands come out first (``TelnetFilter``), and its answers are queued before anything
+    /// the core answers to the same bytes; the rest is cut into lines.
+    private func receiveLines(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
+        var replies: [UInt8] = []
+        var frames: [LineFramer.Frame] = []
+        connection.telnet.filter(bytes, replies: &replies) { data in
+            connection.framer.append(data) { frames.append($0) }
+        }
+        if !replies.isEmpty {
+            emit(
+                .log(
+                    LogEvent(
+                        level: .debug, name: "telnet",
+                        fields: [("id", "\(connection.id)"), ("refused", "\(replies.count / 3)")])))
+            queue(replies, on: connection)
+        }
+        for frame in frames {
+            guard connection.isReading else { return }
+            switch frame {
+            case .tooLong:
+                guard admit(on: connection, verb: "-") else { continue }
+                let error = ProtocolError(
+                    "-", .tooLong,
+                    "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded")
+                queue(lineBytes: error.line, on: connection)
+            case .line(let line):
+                receiveLine(line, on: connection)
+            }
+        }
+    }
+
+    /// One line, from a line-protocol client or a WebSocket message. A blank line is no command (people
+    /// press Enter in `nc` by habit) and no activity, but it pays the rate limit like one.
+    func receiveLine(_ line: [UInt8], on connection: Connection) {
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+            _ = admit(on: connection, verb: "-")
+            return
+        }
+        let parsed = Command.parse(line)
+        let command = try? parsed.get()
+        guard admit(on: connection, verb: command?.verb ?? "-", cost: command.map(Self.cost(of:)) ?? 1) else {
+            return
+        }
+        let verb = command?.verb ?? "-"
+        originator = (connection.id, verb)
+        carryOut(core.handle(parsed, from: connection.id, at: now))
+        originator = nil
+    }
+
+    /// What a command costs against the rate limit, in commands: listing every room, or a history of
+    /// many games, is work for the server that a `PING` is not.
+    static func cost(of command: Command) -> Double {
+        switch command {
+        case .rooms: return EngineLimits.roomsCost
+        case .history: return EngineLimits.historyCost
+        default: return 1
+        }
+    }
+
+    /// Takes `cost` from the connection's rate limit; over it, answers `SLOWDOWN` (a line client, a
+    /// WebSocket) or 429 (HTTP), and closes a connection that keeps flooding.
+    func admit(on connection: Connection, verb: String, cost: Double = 1) -> Bool {
+        guard !connection.limiter.admit(at: now.uptime, cost: cost) else { return true }
+        if case .httpHead = connection.mode {
+            respond(
+                WebRouter.reply(toFailure: .tooManyRequests, "more requests than the rate limit"), to: nil,
+                on: connection)
+            return false
+        }
+        let rate = Int(connection.limiter.rate)
+        queue(
+            lineBytes: ProtocolError(verb, .slowDown, "more than \(rate) commands a second; wait a moment")
+                .line,
+            on: connection)
+        if connection.limiter.isFlooding {
+            emit(
+                .log(
+                    LogEvent(
+                        level: .warn, name: "flood",
+                        fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
+            if connection.isWebSocket {
+                closeWebSocket(connection, .policyViolation, "flood")
+            } else {
+                queue(lineBytes: .bye("flood"), on: connection)
+                finish(connection)
+                if core.isConnected(connection.id) {
+                    carryOut(core.disconnected(connection.id, reason: "flood", at: now))
+                }
+            }
+        }
+        return false
+    }
+
+    // MARK: HTTP
+
+    /// Request heads, one after another on a persistent connection (pipelined ones included).
+    private func receiveHeads(_ bytes: [UInt8], on connection: Connection) {
+        var input = bytes
+        while case .httpHead(var parser, var since) = connection.mode {
+            // A persistent connection's next head is timed from its first bytes, not from the wait.
+            if parser.bufferedCount == 0 { since = now.uptime }
+            connection.mode = .closing  // the parser is taken out, so appending does not copy its buffer
+            switch parser.append(input) {
+            case .incomplete:
+                connection.mode = .httpHead(parser, since: since)
+                return
+            case .failed(let status, let detail):
+                connection.mode = .httpHead(parser, since: since)
+                respond(WebRouter.reply(toFailure: status, detail), to: nil, on: connection)
+                return
+            case .complete(let head, let rest):
+                connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
+                guard admit(on: connection, verb: "-") else { return }
+                let reply = WebRouter.reply(
+                    to: head, page: page, allowedOrigins: configuration.allowedOrigins)
+                respond(reply, to: head, on: connection)
+                if reply.isUpgrade {
+                    connection.mode = .webSocket(
+                        WebSocketDecoder(maximumMessageLength: EngineLimits.maximumMessageLength))
+                    watched.remove(connection.id)
+                    // A player from now on: the core greets it, in a text frame after the 101.
+                    greet(connection)
+                    if !rest.isEmpty, connection.isReading { receiveFrames(rest, on: connection) }
+                    return
+                }
+                input = rest
+                if input.isEmpty { return }
+            }
+        }
+    }
+
+    /// Writes an HTTP response; anything but an upgrade or a persistent reply closes the connection once
+    /// it is written.
+    func respond(_ reply: WebRouter.Reply, to head: HTTPRequestHead?, on connection: Connection) {
+        let path = head.map { String(decoding: $0.path.prefix(64), as: UTF8.self) } ?? "-"
+        emit(
+            .log(
+                LogEvent(
+                    level: .info, name: "http",
+                    fields: [
+                        ("id", "\(connection.id)"), ("peer", connection.peer.text), ("path", path),
+                        ("status", "\(reply.response.status.code)"),
+                    ])))
+        queue(reply.response.bytes, on: connection)
+        // Requests pipelined faster than their pages are read were dropped by the output cap.
+        guard connection.isReading else { return }
+        if !reply.isUpgrade, !reply.keepsAlive { finish(connection) }
+    }
+
+    // MARK: WebSocket
+
+    private func receiveFrames(_ bytes: [UInt8], on connection: Connection) {
+        guard case .webSocket(var decoder) = connection.mode else { return }
+        connection.mode = .closing  // taken out while it is fed, so it is not copied
+        var events: [WebSocketDecoder.Event] = []
+        decoder.append(bytes) { events.append($0) }
+        connection.mode = .webSocket(decoder)
+        for event in events {
+            guard connection.isReading, connection.isWebSocket else { return }
+            switch event {
+            case .text(let message):
+                switch WebSocketLines.line(fromMessage: message, maximumLength: LineFramer.maximumLineLength)
+                {
+                case .line(let line):
+                    receiveLine(line, on: connection)
+                case .tooLong:
+                    closeWebSocket(
+                        connection, .messageTooBig, "a line is at most \(LineFramer.maximumLineLength) bytes")
+                case .lineBreak:
+                    closeWebSocket(connection, .policyViolation, "one line per message")
+                }
+            case .ping(let payload):
+                // A pong is output like any other, under the same cap, and a ping pays the rate limit.
+                guard admit(on: connection, verb: "-") else { continue }
+                queue(WebSocketFrame.make(.pong, payload), on: connection)
+            case .pong:
+                _ = admit(on: connection, verb: "-")
+            case .close(let code, _):
+                // The closing handshake: echo the code (or an empty close), then close the connection.
+                closeWebSocket(
+                    connection,
+                    frame: code.map { WebSocketFrame.close($0) } ?? WebSocketFrame.make(.close, []),
+                    reason: "websocket closed by the client")
+            case .failure(let code, let reason):
+                closeWebSocket(connection, code, reason)
+            }
+        }
+    }
+
+    func closeWebSocket(_ connection: Connection, _ code: WebSocketCloseCode, _ reason: String) {
+        emit(
+            .log(
+                LogEvent(
+                    level: .info, name: "websocket-error",
+                    fields: [("id", "\(connection.id)"), ("code", "\(code)"), ("reason", reason)])))
+        closeWebSocket(
+            connection, frame: WebSocketFrame.close(code, reason: reason),
+            reason: "websocket \(code): \(reason)")
+    }
+
+    /// Sends the close frame, closes once it is written, and tells the core the player has gone (as if
+    /// an `nc` client had closed: a seat waits out its grace).
+    private func closeWebSocket(_ connection: Connection, frame: [UInt8], reason: String) {
+        queue(frame, on: connection)
+        finish(connection)
+        if core.isConnected(connection.id) {
+            carryOut(core.disconnected(connection.id, reason: reason, at: now))
+        }
+    }
+}

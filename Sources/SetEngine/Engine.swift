@@ -1,0 +1,483 @@
+import SetProtocol
+import SetServerCore
+import SetWeb
+
+/// Every connection from accept to close, without I/O: the first-bytes sniff, HTTP and its keep-alive,
+/// the WebSocket framer and its pings, the telnet filter, the line framer, the rate limit every input
+/// pays, output accounting against one cap, the sniff/408/HTTP-life/closing deadlines, per-address
+/// counts, the journal gate and the drop order. Bytes and times go in; ordered ``Action``s come out.
+///
+/// Ownership rule: one engine, and the ``ServerCore`` inside it, is owned by one caller — the daemon's
+/// shell, or a test's in-memory server — which hands it one input at a time, reads the clock once per
+/// input, and carries out the actions of each, in order, before the next. There is one apply loop in
+/// the project, this one: the shell only moves bytes, and tests run the same code with a virtual clock.
+///
+/// Two orders are decided here once:
+/// - **A reply waits for its record.** Journal records come before the lines that acknowledge them, and
+///   a list that has records ends with ``Action/commitJournal``: the lines after it are held until the
+///   shell says the records are written (``journalCommitted(_:at:)``).
+/// - **The drop order.** A connection dropped for not reading (its output passed the cap) is told to
+///   the core after the effects being carried out, never in the middle of a broadcast: everyone sees the
+///   event that overflowed it before they see the player go away.
+public final class Engine {
+    /// The configuration the engine and its core enforce.
+    public let configuration: ServerConfiguration
+    /// The rules of play, fed by the engine.
+    public let core: ServerCore
+    var connections: [ConnectionID: Connection] = [:]
+    /// Counted connections (every one accepted, in any mode, until its descriptor is closed) by address.
+    private var perAddress: [String: Int] = [:]
+    private var countedConnections = 0
+    /// Connections in their sniff window, oldest first.
+    var sniffing = SniffQueue()
+    /// HTTP connections and closing ones, which the once-a-second tick checks for their deadlines.
+    var watched: Set<ConnectionID> = []
+    /// The actions of the call in progress, commit markers included.
+    private var pending: [Action] = []
+    /// Actions made after a commit, waiting for its result; each `.commitJournal` in it starts the next
+    /// batch to hand out.
+    private var held: [Action] = []
+    /// For each commit marker handed out or held, the connection and verb whose reply follows it.
+    private var commitOriginators: [(id: ConnectionID, verb: String)?] = []
+    private var hasUncommittedRecords = false
+    /// Whether the journal can be written; while it cannot, changes are refused by the core and nothing
+    /// is gated (there is nothing to wait for: the rewrite that ends the outage captures the effects).
+    public private(set) var isJournalAvailable = true
+    /// Connections dropped while effects were being carried out; told to the core right after them.
+    private var lost: [(ConnectionID, String)] = []
+    /// The connection and verb of the command being handled.
+    var originator: (id: ConnectionID, verb: String)?
+    /// Connections whose output was queued since the shell last said what it wrote.
+    private var written: [Connection] = []
+    private var announcedWake: Double?
+    private var refusals = LogThrottle(interval: 1)
+    /// The time of the input being handled.
+    var now = Instant(uptime: 0, wall: 0)
+    let page: [UInt8]
+
+    /// Creates an engine with no connections and no rooms; `page` is what `GET /` serves.
+    public init(configuration: ServerConfiguration, page: [UInt8] = Array(WebPage.html.utf8)) {
+        self.configuration = configuration
+        self.page = page
+        outputLimit = configuration.maximumOutputBytes
+        core = ServerCore(configuration: configuration)
+    }
+
+    /// Bytes of output a connection may have waiting, whatever they are (lines, pages, pongs, close
+    /// frames, telnet's answers), before it is dropped (``ServerConfiguration/maximumOutputBytes``; tests
+    /// lower it to reach it quickly).
+    public var outputLimit: Int
+
+    /// Connections accepted and not yet closed, in any mode.
+    public var connectionCount: Int { connections.count }
+
+    // MARK: Inputs
+
+    /// The shell accepted connection `id` from `peer`: greeted at once, or (while HTTP is on) after its
+    /// first bytes or its sniff window; turned away when the server or the peer's address is full.
+    public func opened(_ id: ConnectionID, peer: PeerAddress, at now: Instant) -> [Action] {
+        begin(at: now)
+        precondition(connections[id] == nil, "connection IDs are never reused")
+        let limiter = RateLimiter(rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+        var refusal: (text: String, reason: String)?
+        if countedConnections >= configuration.maxClients {
+            refusal = ("the server has \(configuration.maxClients) clients; try again later", "full")
+        } else if let perIP = configuration.maxPerIP, perAddress[peer.key, default: 0] >= perIP {
+            refusal = ("\(perIP) connections from your address already; close one first", "max-per-ip")
+        }
+        let connection = Connection(
+            id: id, peer: peer, mode: .lineProtocol, limiter: limiter, at: now.uptime)
+        connections[id] = connection
+        if let refusal {
+            connection.isCounted = false
+            if let count = refusals.note(at: now.uptime) {
+                emit(
+                    .log(
+                        LogEvent(
+                            level: .warn, name: "refuse",
+                            fields: [
+                                ("peer", peer.text), ("reason", refusal.reason), ("refused", "\(count)"),
+                            ])))
+            }
+            if configuration.isHTTPEnabled {
+                connection.mode = .refused(text: refusal.text)
+                sniffing.append(id, deadline: now.uptime + configuration.sniffWindow)
+            } else {
+                refuseNow(connection, refusal.text)
+            }
+            return end()
+        }
+        countedConnections += 1
+        perAddress[peer.key, default: 0] += 1
+        if configuration.isHTTPEnabled {
+            connection.mode = .sniffing(held: [])
+            sniffing.append(id, deadline: now.uptime + configuration.sniffWindow)
+        } else {
+            greet(connection)
+        }
+        return end()
+    }
+
+    /// Bytes arrived on connection `id`.
+    public func received(_ bytes: UnsafeRawBufferPointer, on id: ConnectionID, at now: Instant) -> [Action] {
+        begin(at: now)
+        if let connection = connections[id], connection.isReading { receive(bytes, on: connection) }
+        return end()
+    }
+
+    /// Bytes arrived on connection `id`.
+    public func received(_ bytes: [UInt8], on id: ConnectionID, at now: Instant) -> [Action] {
+        bytes.withUnsafeBytes { received($0, on: id, at: now) }
+    }
+
+    /// Connection `id` ended by itself: the peer closed, or a read or write failed. Its player goes away
+    /// into the grace period. The shell closes the descriptor and says ``closed(_:at:)`` when it has.
+    public func ended(_ id: ConnectionID, reason: String, at now: Instant) -> [Action] {
+        begin(at: now)
+        if let connection = connections[id] {
+            connection.mode = .closing
+            if core.isConnected(id) { lost.append((id, reason)) }
+        }
+        return end()
+    }
+
+    /// Connection `id`'s descriptor is closed: the engine forgets it.
+    public func closed(_ id: ConnectionID, at now: Instant) -> [Action] {
+        begin(at: now)
+        if let connection = connections.removeValue(forKey: id) {
+            watched.remove(id)
+            if connection.isCounted {
+                countedConnections -= 1
+                let left = perAddress[connection.peer.key, default: 1] - 1
+                perAddress[connection.peer.key] = left > 0 ? left : nil
+            }
+            if core.isConnected(id) { lost.append((id, "closed")) }
+        }
+        return end()
+    }
+
+    /// The shell wrote what it could of every connection's queue: these connections still hold this
+    /// many bytes the socket did not take; every other connection written to holds none.
+    public func flushed(backlogged: [(ConnectionID, Int)]) {
+        for connection in written {
+            connection.queued = 0
+            connection.backlog = 0
+        }
+        written.removeAll(keepingCapacity: true)
+        for (id, bytes) in backlogged { connections[id]?.backlog = bytes }
+    }
+
+    /// A connection the socket was slow to take wrote some more: `pending` bytes are still queued.
+    public func writable(_ id: ConnectionID, pending: Int) {
+        connections[id]?.backlog = pending
+    }
+
+    /// The once-a-second work: the core's timers (registration, idle, pings, grace, countdowns), HTTP
+    /// heads that take too long, HTTP connections that lived long enough, closing deadlines, and any
+    /// sniff window that ended.
+    public func tick(at now: Instant) -> [Action] {
+        begin(at: now)
+        endSniffWindows()
+        carryOut(core.tick(at: now))
+        checkDeadlines()
+        return end()
+    }
+
+    /// A time asked for with ``Action/wake(at:)`` came: ends the sniff windows due.
+    public func wake(at now: Instant) -> [Action] {
+        begin(at: now)
+        endSniffWindows()
+        return end()
+    }
+
+    /// Says `BYE <reason>` to every player and closes every connection.
+    public func shutDown(reason: String, at now: Instant) -> [Action] {
+        begin(at: now)
+        carryOut(core.shutDown(reason: reason, at: now))
+        for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isReading {
+            finish(connection)
+        }
+        return end()
+    }
+
+    /// Rebuilds every room from journal records read at start-up (see ``ServerCore/restore(_:at:)``).
+    public func restore(_ records: [JournalRecord], at now: Instant) throws(RestoreError) -> [Action] {
+        let effects = try core.restore(records, at: now)
+        begin(at: now)
+        carryOut(effects)
+        return end()
+    }
+
+    // MARK: The journal
+
+    /// How the shell's write of the journal went.
+    public enum CommitResult: Equatable, Sendable {
+        /// The records are in the file (and on disk under `--fsync always`).
+        case written
+        /// They could not be written; `reason` says why.
+        case failed(String)
+    }
+
+    /// The shell carried out a ``Action/commitJournal``: on success the lines held behind it go out; on
+    /// failure they are withheld (the command that made the change is answered `UNAVAILABLE`; what it
+    /// changed may appear once the journal is rewritten, as after a crash a change whose reply never
+    /// came may or may not have happened), and changes are refused until ``journalRecovered(at:)``.
+    public func journalCommitted(_ result: CommitResult, at now: Instant) -> [Action] {
+        begin(at: now)
+        let originator = commitOriginators.isEmpty ? nil : commitOriginators.removeFirst()
+        // The batch this commit held back, with the next commit (if any) that ends it.
+        let batchEnd = held.firstIndex(of: .commitJournal).map { $0 + 1 } ?? held.endIndex
+        let batch = Array(held[..<batchEnd])
+        held.removeSubrange(..<batchEnd)
+        switch result {
+        case .written:
+            pending += batch
+        case .failed(let reason):
+            // Nothing of this batch acknowledges a change that is not in the journal.
+            pending += batch.filter {
+                switch $0 {
+                case .write, .commitJournal: false
+                default: true
+                }
+            }
+            if batch.last == .commitJournal, !commitOriginators.isEmpty { commitOriginators.removeFirst() }
+            if let (id, verb) = originator, let connection = connections[id], connection.isReading {
+                let error = ProtocolError(
+                    verb, .unavailable, "the server could not save the change (\(reason)); try again soon")
+                queue(lineBytes: error.line, on: connection)
+            }
+            journalFailed(reason)
+        }
+        return end()
+    }
+
+    /// The journal cannot be written (a failed flush, a full disk found before a write): changes are
+    /// refused until ``journalRecovered(at:)``.
+    public func journalFailed(_ reason: String, at now: Instant) -> [Action] {
+        begin(at: now)
+        journalFailed(reason)
+        return end()
+    }
+
+    private func journalFailed(_ reason: String) {
+        guard isJournalAvailable else { return }
+        isJournalAvailable = false
+        // Nothing more waits for the journal: what is held goes out without its commits.
+        pending += held.filter { $0 != .commitJournal }
+        held = []
+        commitOriginators = []
+        hasUncommittedRecords = false
+        carryOut(core.journalFailed(reason, at: now))
+    }
+
+    /// The journal can be written again: the shell rewrote it from ``ServerCore/snapshotRecords()``.
+    public func journalRecovered(at now: Instant) -> [Action] {
+        begin(at: now)
+        isJournalAvailable = true
+        carryOut(core.journalRecovered(at: now))
+        return end()
+    }
+
+    // MARK: Carrying out
+
+    private func begin(at now: Instant) {
+        self.now = now
+    }
+
+    /// Ends an input: the core hears of connections lost meanwhile (after the effects that lost them),
+    /// records without a line to carry them are committed, and the next wake-up is asked for. Hands out
+    /// the actions up to the first commit; the rest wait for its result.
+    private func end() -> [Action] {
+        while !lost.isEmpty {
+            let (id, reason) = lost.removeFirst()
+            carryOut(core.disconnected(id, reason: reason, at: now))
+        }
+        if hasUncommittedRecords { commit() }
+        let first = pending.firstIndex(of: .commitJournal).map { $0 + 1 } ?? pending.endIndex
+        var out = Array(pending[..<first])
+        held += pending[first...]
+        pending.removeAll(keepingCapacity: true)
+        if let next = sniffing.nextDeadline, next != announcedWake {
+            announcedWake = next
+            // A wake-up is no acknowledgement: it goes out now, before the commit (which stays last).
+            out.insert(.wake(at: next), at: out.last == .commitJournal ? out.count - 1 : out.count)
+        }
+        return out
+    }
+
+    /// Adds an action; a line or a close after records not yet committed waits for their commit.
+    func emit(_ action: Action) {
+        switch action {
+        case .journal:
+            if isJournalAvailable { hasUncommittedRecords = true }
+        case .write, .finish, .close:
+            if hasUncommittedRecords { commit() }
+        case .log, .wake, .commitJournal:
+            break
+        }
+        pending.append(action)
+    }
+
+    private func commit() {
+        hasUncommittedRecords = false
+        pending.append(.commitJournal)
+        commitOriginators.append(originator)
+    }
+
+    /// Carries out the core's effects, in their order.
+    func carryOut(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .log(let event):
+                emit(.log(event))
+            case .journal(let record):
+                emit(.journal(record))
+            case .send(let id, let bytes):
+                guard let connection = connections[id], connection.isReading else { continue }
+                queue(connection.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes, on: connection)
+            case .close(let id, _):
+                guard let connection = connections[id], connection.isReading else { continue }
+                if connection.isWebSocket { queue(WebSocketFrame.close(.normal), on: connection) }
+                finish(connection)
+            }
+        }
+    }
+
+    // MARK: Output
+
+    /// Queues bytes on a connection, counted against its cap; a connection past the cap is dropped.
+    func queue(_ bytes: [UInt8], on connection: Connection) {
+        guard connection.isReading, !bytes.isEmpty else { return }
+        if connection.queued == 0 { written.append(connection) }
+        connection.queued += bytes.count
+        guard connection.backlog + connection.queued <= outputLimit else {
+            return drop(connection)
+        }
+        emit(.write(connection.id, bytes))
+    }
+
+    /// Queues one protocol line (a reply the engine makes itself: `SLOWDOWN`, `TOOLONG`), framed for
+    /// a WebSocket.
+    func queue(lineBytes line: ServerLine, on connection: Connection) {
+        let bytes = Array((line.text + "\n").utf8)
+        queue(connection.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes, on: connection)
+    }
+
+    /// Drops a connection that does not read: closed at once, its output dropped, and its player told
+    /// to the core after the effects being carried out.
+    private func drop(_ connection: Connection) {
+        emit(
+            .log(
+                LogEvent(
+                    level: .warn, name: "drop",
+                    fields: [
+                        ("id", "\(connection.id)"), ("peer", connection.peer.text),
+                        ("reason", "output queue full, client not reading"),
+                    ])))
+        let wasClient = core.isConnected(connection.id)
+        connection.mode = .closing
+        connection.closingSince = nil
+        emit(.close(connection.id))
+        if wasClient { lost.append((connection.id, "output queue full")) }
+    }
+
+    /// Stops reading a connection; it closes once what is queued is written, or at the closing deadline.
+    func finish(_ connection: Connection) {
+        guard connection.isReading else { return }
+        connection.mode = .closing
+        connection.closingSince = now.uptime
+        watched.insert(connection.id)
+        emit(.finish(connection.id))
+    }
+
+    /// A refused connection is told in the line protocol and closed.
+    private func refuseNow(_ connection: Connection, _ text: String) {
+        connection.mode = .lineProtocol
+        queue(lineBytes: ProtocolError("-", .full, text).line, on: connection)
+        finish(connection)
+    }
+
+    /// Hands a connection to the core as a player's: the greeting, and from then on its lines.
+    func greet(_ connection: Connection) {
+        if case .webSocket = connection.mode {} else { connection.mode = .lineProtocol }
+        carryOut(
+            core.connect(connection.id, peer: connection.peer.text, addressKey: connection.peer.key, at: now))
+    }
+
+    // MARK: Deadlines
+
+    private func endSniffWindows() {
+        for id in sniffing.removeExpired(at: now.uptime) {
+            guard let connection = connections[id] else { continue }
+            switch connection.mode {
+            case .sniffing(let held):
+                greet(connection)
+                if !held.isEmpty { held.withUnsafeBytes { receive($0, on: connection) } }
+            case .refused(let text):
+                refuseNow(connection, text)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Heads older than the registration timeout get 408 (a slow head is held no longer than a silent
+    /// line protocol client); an HTTP connection lives at most twice the registration timeout, whatever
+    /// it sends (it must outlive the spare connection a browser opens beside the page's, which is greeted
+    /// and closed at the registration timeout, but no request keeps it open past what a line client that
+    /// never says HELLO gets); closing connections that do not drain are cut.
+    private func checkDeadlines() {
+        let timeout = configuration.registrationTimeout
+        for id in watched.sorted() {
+            guard let connection = connections[id] else {
+                watched.remove(id)
+                continue
+            }
+            switch connection.mode {
+            case .httpHead(let parser, let since):
+                if parser.bufferedCount > 0, now.uptime - since > timeout {
+                    respond(
+                        WebRouter.reply(
+                            toFailure: .requestTimeout, "no complete request within \(Int(timeout)) s"),
+                        to: nil, on: connection)
+                } else if now.uptime - connection.openedAt > 2 * timeout {
+                    finish(connection)
+                }
+            case .closing:
+                if let since = connection.closingSince, now.uptime - since > EngineLimits.closingDeadline {
+                    emit(
+                        .log(
+                            LogEvent(
+                                level: .info, name: "closing-deadline",
+                                fields: [("id", "\(id)"), ("peer", connection.peer.text)])))
+                    connection.closingSince = nil
+                    emit(.close(id))
+                    watched.remove(id)
+                }
+            default:
+                watched.remove(id)
+            }
+        }
+    }
+}
+
+/// Says how often something happened, at most once per interval: the first time at once, then with
+/// the count since the last line.
+public struct LogThrottle: Sendable {
+    /// Seconds between lines.
+    public let interval: Double
+    private var lastAt = -Double.infinity
+    private var count = 0
+
+    /// A throttle that lets one line through per `interval` seconds.
+    public init(interval: Double) { self.interval = interval }
+
+    /// Counts one more; returns the count to log, or `nil` while within the interval.
+    public mutating func note(at now: Double) -> Int? {
+        count += 1
+        guard now - lastAt >= interval else { return nil }
+        lastAt = now
+        defer { count = 0 }
+        return count
+    }
+}
