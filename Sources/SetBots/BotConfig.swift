@@ -1,4 +1,5 @@
 import SetGame
+import SetProtocol
 
 /// What every bot of a run shares: the options and the names they go by.
 struct BotConfig: Sendable {
@@ -37,11 +38,14 @@ struct BotConfig: Sendable {
         options.roomName ?? "\(tag)-r\(index + 1)"
     }
 
-    /// The `JOIN` line for a room.
-    func joinCommand(_ room: String) -> String {
+    /// The `JOIN` for a room.
+    func joinCommand(_ room: String) -> Command {
         switch options.game {
-        case .matchismo: return "JOIN \(room) matchismo"
-        case .set: return options.mode.map { "JOIN \(room) set mode=\($0)" } ?? "JOIN \(room)"
+        case .matchismo: return .join(room: room, game: .matchismo, options: [:])
+        case .set:
+            return .join(
+                room: room, game: options.mode == nil ? nil : .set,
+                options: options.mode.map { ["mode": $0] } ?? [:])
         }
     }
 }

@@ -99,7 +99,7 @@ extension BotSession {
             // A bot of an earlier run, or this bot's own seat still held after a drop: try another name.
             generation += 1
             name = config.botName(index, generation: generation)
-            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+            send(.hello(name: name), now: now, forced: true)
             return
         }
         guard let detail = reply.okDetail else {
@@ -115,7 +115,7 @@ extension BotSession {
             token = nil
         }
         phase = .joining
-        send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
+        send(config.joinCommand(room.name), now: now, forced: true)
     }
 
     private func resumeReplied(_ reply: ReplyTracker<Sent>.Reply, now: UInt64) {
@@ -125,7 +125,7 @@ extension BotSession {
             generation += 1
             name = config.botName(index, generation: generation)
             forgetRoom()
-            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+            send(.hello(name: name), now: now, forced: true)
             return
         }
         guard case .resume(let confirmed, let resumedRoom, _) = detail, confirmed == name else {
@@ -141,7 +141,7 @@ extension BotSession {
             }
             forgetRoom()
             phase = .joining
-            send(config.joinCommand(room.name), verb: "JOIN", now: now, forced: true)
+            send(config.joinCommand(room.name), now: now, forced: true)
         }
     }
 
@@ -265,7 +265,7 @@ extension BotSession {
             gamesSeenOver += 1
             room.noteGamesFinished(gamesSeenOver)
         case .ping:
-            send("PING", verb: "PING", now: now, forced: true)
+            send(.ping, now: now, forced: true)
         case .bye(let reason):
             stats.value.byes[reason, default: 0] += 1
         case .chat(_, let text):

@@ -19,9 +19,9 @@ extension BotSession {
         forgetRoom()
         phase = .identifying
         if let token {
-            send("RESUME \(token)", verb: "RESUME", now: now, forced: true)
+            send(.resume(token: token), now: now, forced: true)
         } else {
-            send("HELLO \(name)", verb: "HELLO", now: now, forced: true)
+            send(.hello(name: name), now: now, forced: true)
         }
     }
 
@@ -80,7 +80,7 @@ extension BotSession {
             newGameAt = bucket.nextToken(now: now)
             return
         }
-        send("NEW", verb: "NEW", now: now)
+        send(.new(options: [:]), now: now)
     }
 
     func chat(now: UInt64) {
@@ -91,7 +91,7 @@ extension BotSession {
         chatAt = now + exponentialNanoseconds(mean: options.chatEvery)
         guard bucket.take(now: now) else { return }
         let phrase = BotConfig.phrases[rng.next(below: BotConfig.phrases.count)]
-        send("CHAT \(phrase)", verb: "CHAT", now: now)
+        send(.chat(text: phrase), now: now)
         stats.value.chats += 1
     }
 
@@ -110,7 +110,7 @@ extension BotSession {
     /// schedule is kept, not restarted, so a late wake-up catches up instead of lowering the rate.
     func timedChat(now: UInt64) {
         while let at = chatAt, at <= now, chatsInFlight < options.chatWindow {
-            send("CHAT t\(now)", verb: "CHAT", now: now)
+            send(.chat(text: "t\(now)"), now: now)
             chatsInFlight += 1
             stats.value.chats += 1
             chatAt = at + timedChatInterval
@@ -130,7 +130,7 @@ extension BotSession {
         }
         thinkAt = nil
         var claim: PendingClaim
-        let command: String
+        let command: Command
         if view.game == .set {
             guard
                 let plan = BotStrategy.planClaim(
@@ -148,19 +148,19 @@ extension BotSession {
             guard let position = matchismoPosition() else { return }
             if view.turn != name {
                 claim = PendingClaim(intent: .outOfTurn, revision: view.revision, cards: [])
-                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision)"
+                command = .choose(picks: [.position(position)], revision: view.revision)
             } else if options.mistakes > 0, view.revision > 1,
                 BotStrategy.unitRandom(&rng) < options.mistakes / 2
             {
                 claim = PendingClaim(intent: .stale, revision: view.revision - 1, cards: [])
-                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision - 1)"
+                command = .choose(picks: [.position(position)], revision: view.revision - 1)
             } else {
                 claim = PendingClaim(intent: .valid, revision: view.revision, cards: [])
-                command = "CHOOSE \(SetGame.positionName(position)) @\(view.revision)"
+                command = .choose(picks: [.position(position)], revision: view.revision)
             }
         }
         claim.game = gameNumber
-        send(command, verb: "CHOOSE", claim: claim, now: now)
+        send(command, claim: claim, now: now)
         claimInFlight = true
         stats.value.claims += 1
         if claim.intent != .valid { stats.value.mistakes += 1 }
@@ -177,7 +177,7 @@ extension BotSession {
     func drop(now: UInt64) {
         dropAt = nil
         if BotStrategy.unitRandom(&rng) < 0.25 {
-            send("QUIT", verb: "QUIT", now: now, forced: true)
+            send(.quit, now: now, forced: true)
             phase = .quitting
         } else {
             wantsClose = BotStrategy.unitRandom(&rng) < 0.5 ? .reset : .close

@@ -222,7 +222,7 @@ final class BotSession {
         isStopping = true
         switch phase {
         case .greeting, .identifying, .joining, .seated:
-            send("QUIT", verb: "QUIT", now: now, forced: true)
+            send(.quit, now: now, forced: true)
             phase = .quitting
         case .connecting:
             wantsClose = .close
@@ -264,14 +264,13 @@ final class BotSession {
 
     // MARK: - Helpers
 
-    func send(
-        _ text: String, verb: String, claim: PendingClaim? = nil, now: UInt64, forced: Bool = false
-    ) {
+    func send(_ command: Command, claim: PendingClaim? = nil, now: UInt64, forced: Bool = false) {
         if forced { bucket.force(now: now) }
+        let text = command.text
         remember(.unknown("> " + text))
         outbox.append(contentsOf: text.utf8)
         outbox.append(0x0A)
-        replies.sent(verb, context: Sent(sentAt: 0, claim: claim))
+        replies.sent(command.verb.rawValue, context: Sent(sentAt: 0, claim: claim))
         unstamped += 1
         stats.value.commands += 1
     }

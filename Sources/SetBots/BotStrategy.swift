@@ -27,17 +27,15 @@ public enum BotStrategy {
         /// What the claim is meant to be.
         public var intent: Intent
 
-        /// The command line, without its LF.
-        public var command: String {
-            var words = ["CHOOSE"]
-            for pick in picks {
+        /// The `CHOOSE` that makes the claim.
+        public var command: Command {
+            let named = picks.map { pick -> Command.Pick in
                 switch pick {
-                case .position(let p): words.append(SetGame.positionName(p))
-                case .card(let card): words.append(card.code)
+                case .position(let p): return .position(p)
+                case .card(let card): return .code(card.code)
                 }
             }
-            words.append("@\(revision)")
-            return words.joined(separator: " ")
+            return .choose(picks: named, revision: revision)
         }
     }
 

@@ -26,7 +26,7 @@ extension Engine {
             // Told in the protocol its first bytes speak.
             if FirstBytes.classify(Array(bytes)) == .lineProtocol {
                 connection.mode = .lineProtocol
-                queue(lineBytes: ProtocolError("-", .full, text).line, on: connection)
+                queue(lineBytes: ProtocolError(nil, .full, text).line, on: connection)
                 finish(connection)
             } else {
                 respond(WebRouter.reply(toFailure: .serviceUnavailable, text), to: nil, on: connection)
@@ -64,9 +64,9 @@ extension Engine {
             guard connection.isReading else { return }
             switch frame {
             case .tooLong:
-                guard admit(on: connection, verb: "-") else { continue }
+                guard admit(on: connection, verb: nil) else { continue }
                 let error = ProtocolError(
-                    "-", .tooLong,
+                    nil, .tooLong,
                     "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded")
                 queue(lineBytes: error.line, on: connection)
             case .line(let line):
@@ -79,15 +79,15 @@ extension Engine {
     /// press Enter in `nc` by habit) and no activity, but it pays the rate limit like one.
     func receiveLine(_ line: [UInt8], on connection: Connection) {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
-            _ = admit(on: connection, verb: "-")
+            _ = admit(on: connection, verb: nil)
             return
         }
         let parsed = Command.parse(line)
         let command = try? parsed.get()
-        guard admit(on: connection, verb: command?.verb ?? "-", cost: command.map(Self.cost(of:)) ?? 1) else {
+        guard admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) else {
             return
         }
-        let verb = command?.verb ?? "-"
+        let verb = command?.verb
         originator = (connection.id, verb)
         carryOut(core.handle(parsed, from: connection.id, at: now))
         originator = nil
@@ -105,7 +105,7 @@ extension Engine {
 
     /// Takes `cost` from the connection's rate limit; over it, answers `SLOWDOWN` (a line client, a
     /// WebSocket) or 429 (HTTP), and closes a connection that keeps flooding.
-    func admit(on connection: Connection, verb: String, cost: Double = 1) -> Bool {
+    func admit(on connection: Connection, verb: Verb?, cost: Double = 1) -> Bool {
         guard !connection.limiter.admit(at: now.uptime, cost: cost) else { return true }
         if case .httpHead = connection.mode {
             respond(
@@ -156,7 +156,7 @@ extension Engine {
                 return
             case .complete(let head, let rest):
                 connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
-                guard admit(on: connection, verb: "-") else { return }
+                guard admit(on: connection, verb: nil) else { return }
                 let reply = WebRouter.reply(
                     to: head, page: page, allowedOrigins: configuration.allowedOrigins)
                 respond(reply, to: head, on: connection)
@@ -217,10 +217,10 @@ extension Engine {
                 }
             case .ping(let payload):
                 // A pong is output like any other, under the same cap, and a ping pays the rate limit.
-                guard admit(on: connection, verb: "-") else { continue }
+                guard admit(on: connection, verb: nil) else { continue }
                 queue(WebSocketFrame.make(.pong, payload), on: connection)
             case .pong:
-                _ = admit(on: connection, verb: "-")
+                _ = admit(on: connection, verb: nil)
             case .close(let code, _):
                 // The closing handshake: echo the code (or an empty close), then close the connection.
                 closeWebSocket(

@@ -38,7 +38,7 @@ public final class Engine {
     /// batch to hand out.
     private var held: [Action] = []
     /// For each commit marker handed out or held, the connection and verb whose reply follows it.
-    private var commitOriginators: [(id: ConnectionID, verb: String)?] = []
+    private var commitOriginators: [(id: ConnectionID, verb: Verb?)?] = []
     private var hasUncommittedRecords = false
     /// Whether the journal can be written; while it cannot, changes are refused by the core and nothing
     /// is gated (there is nothing to wait for: the rewrite that ends the outage captures the effects).
@@ -46,7 +46,7 @@ public final class Engine {
     /// Connections dropped while effects were being carried out; told to the core right after them.
     private var lost: [(ConnectionID, String)] = []
     /// The connection and verb of the command being handled.
-    var originator: (id: ConnectionID, verb: String)?
+    var originator: (id: ConnectionID, verb: Verb?)?
     /// Connections whose output was queued since the shell last said what it wrote.
     private var written: [Connection] = []
     private var announcedWake: Double?
@@ -393,7 +393,7 @@ public final class Engine {
     /// A refused connection is told in the line protocol and closed.
     private func refuseNow(_ connection: Connection, _ text: String) {
         connection.mode = .lineProtocol
-        queue(lineBytes: ProtocolError("-", .full, text).line, on: connection)
+        queue(lineBytes: ProtocolError(nil, .full, text).line, on: connection)
         finish(connection)
     }
 

@@ -2,29 +2,29 @@ import SetGame
 
 extension Command {
     /// Every verb with its argument synopsis, for `HELP` and for error messages.
-    public static let synopses: [(verb: String, usage: String)] = [
-        ("HELLO", "HELLO <name> [key=<secret>]"),
-        ("RESUME", "RESUME <token>"),
-        ("ROOMS", "ROOMS"),
-        ("JOIN", "JOIN <room> [set|matchismo] [<option>=<value> ...]"),
-        ("LEAVE", "LEAVE"),
-        ("STATE", "STATE"),
-        ("CHOOSE", "CHOOSE <pos|card> ... [@<rev>]"),
-        ("HINT", "HINT"),
-        ("NEW", "NEW [<option>=<value> ...]"),
-        ("HISTORY", "HISTORY [<room>]"),
-        ("CHAT", "CHAT <text>"),
-        ("WATCH", "WATCH <room> [password=<secret>]"),
-        ("PING", "PING"),
-        ("HELP", "HELP"),
-        ("QUIT", "QUIT"),
-        ("READY", "READY"),
-        ("START", "START"),
-        ("STATS", "STATS [<name>]"),
-        ("TOP", "TOP [normal|junior|chain|ultra|matchismo]"),
-        ("KICK", "KICK <name>"),
-        ("LOCK", "LOCK"),
-        ("UNLOCK", "UNLOCK"),
+    public static let synopses: [(verb: Verb, usage: String)] = [
+        (.hello, "HELLO <name> [key=<secret>]"),
+        (.resume, "RESUME <token>"),
+        (.rooms, "ROOMS"),
+        (.join, "JOIN <room> [set|matchismo] [<option>=<value> ...]"),
+        (.leave, "LEAVE"),
+        (.state, "STATE"),
+        (.choose, "CHOOSE <pos|card> ... [@<rev>]"),
+        (.hint, "HINT"),
+        (.new, "NEW [<option>=<value> ...]"),
+        (.history, "HISTORY [<room>]"),
+        (.chat, "CHAT <text>"),
+        (.watch, "WATCH <room> [password=<secret>]"),
+        (.ping, "PING"),
+        (.help, "HELP"),
+        (.quit, "QUIT"),
+        (.ready, "READY"),
+        (.start, "START"),
+        (.stats, "STATS [<name>]"),
+        (.top, "TOP [normal|junior|chain|ultra|matchismo]"),
+        (.kick, "KICK <name>"),
+        (.lock, "LOCK"),
+        (.unlock, "UNLOCK"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -34,7 +34,7 @@ extension Command {
     /// runs of spaces or tabs.
     public static func parse(_ bytes: [UInt8]) -> Result<Command, ProtocolError> {
         guard let line = String(validating: bytes, as: UTF8.self) else {
-            return .failure(ProtocolError("-", .badUTF8, "the line is not valid UTF-8"))
+            return .failure(ProtocolError(nil, .badUTF8, "the line is not valid UTF-8"))
         }
         return parse(line)
     }
@@ -47,20 +47,24 @@ extension Command {
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         let words = bytes.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
         guard let first = words.first else {
-            return .failure(ProtocolError("-", .unknown, "empty line; type HELP"))
+            return .failure(ProtocolError(nil, .unknown, "empty line; type HELP"))
         }
         // ASCII case only: `ſtate` is not `STATE`, whatever Unicode's upper case says.
-        let verb = String(
+        let spelled = String(
             decoding: first.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
         // Every verb is ASCII, and Swift compares strings by canonical equivalence, so without this
         // check the Kelvin sign in `\u{212A}ick` would make it `KICK`.
-        guard verb.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard spelled.utf8.allSatisfy({ $0 < 0x80 }) else {
             let shown = TextRules.sanitized(first.prefix(20))
-            return .failure(ProtocolError("-", .unknown, "unknown command '\(shown)'; type HELP"))
+            return .failure(ProtocolError(nil, .unknown, "unknown command '\(shown)'; type HELP"))
+        }
+        guard let verb = Verb(rawValue: spelled) else {
+            let shown = TextRules.sanitized(first.prefix(20))
+            return .failure(ProtocolError(nil, .unknown, "unknown command '\(shown)'; type HELP"))
         }
         let args = Array(words.dropFirst())
         func usage() -> ProtocolError {
-            let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb
+            let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb.rawValue
             return ProtocolError(verb, .args, "usage: \(synopsis)")
         }
         func none(_ command: Command) -> Result<Command, ProtocolError> {
@@ -70,7 +74,7 @@ extension Command {
             args.count == 1 ? .success(make(args[0])) : .failure(usage())
         }
         switch verb {
-        case "HELLO":
+        case .hello:
             // A second word is an option, or a mistake in the arguments (`HELLO ann bob`).
             guard let name = args.first, args.count <= 2, args.dropFirst().allSatisfy({ $0.contains("=") })
             else { return .failure(usage()) }
@@ -80,26 +84,26 @@ extension Command {
                 }
                 return .success(.hello(name: name, key: options["key"]))
             }
-        case "READY": return none(.ready)
-        case "START": return none(.start)
-        case "LOCK": return none(.lock)
-        case "UNLOCK": return none(.unlock)
-        case "KICK": return one { .kick(name: $0) }
-        case "STATS":
+        case .ready: return none(.ready)
+        case .start: return none(.start)
+        case .lock: return none(.lock)
+        case .unlock: return none(.unlock)
+        case .kick: return one { .kick(name: $0) }
+        case .stats:
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.stats(name: args.first))
-        case "TOP":
+        case .top:
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.top(mode: args.first?.lowercased()))
-        case "RESUME": return one { .resume(token: $0) }
-        case "ROOMS": return none(.rooms)
-        case "LEAVE": return none(.leave)
-        case "STATE": return none(.state)
-        case "HINT": return none(.hint)
-        case "PING": return none(.ping)
-        case "HELP": return none(.help)
-        case "QUIT": return none(.quit)
-        case "WATCH":
+        case .resume: return one { .resume(token: $0) }
+        case .rooms: return none(.rooms)
+        case .leave: return none(.leave)
+        case .state: return none(.state)
+        case .hint: return none(.hint)
+        case .ping: return none(.ping)
+        case .help: return none(.help)
+        case .quit: return none(.quit)
+        case .watch:
             guard let room = args.first, args.count <= 2 else { return .failure(usage()) }
             return parseOptions(args.dropFirst(), verb: verb).flatMap { options in
                 guard options.keys.allSatisfy({ $0 == "password" }) else {
@@ -107,16 +111,16 @@ extension Command {
                 }
                 return .success(.watch(room: room, password: options["password"]))
             }
-        case "HISTORY":
+        case .history:
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.history(room: args.first))
-        case "CHAT":
+        case .chat:
             // Skip leading blanks, then the verb: whatever follows is the text.
             let afterVerb = bytes.drop(while: blank).drop(while: { !blank($0) })
             let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
             guard !text.isEmpty else { return .failure(usage()) }
             return .success(.chat(text: text))
-        case "JOIN":
+        case .join:
             guard let room = args.first else { return .failure(usage()) }
             var rest = args.dropFirst()
             var game: GameKind?
@@ -131,17 +135,14 @@ extension Command {
                 rest = rest.dropFirst()
             }
             return parseOptions(rest, verb: verb).map { .join(room: room, game: game, options: $0) }
-        case "NEW":
+        case .new:
             return parseOptions(args[...], verb: verb).map { .new(options: $0) }
-        case "CHOOSE":
+        case .choose:
             return parseChoose(args, usage: usage())
-        default:
-            let shown = TextRules.sanitized(first.prefix(20))
-            return .failure(ProtocolError("-", .unknown, "unknown command '\(shown)'; type HELP"))
         }
     }
 
-    private static func parseOptions(_ words: ArraySlice<String>, verb: String)
+    private static func parseOptions(_ words: ArraySlice<String>, verb: Verb)
         -> Result<[String: String], ProtocolError>
     {
         var options: [String: String] = [:]
@@ -175,7 +176,7 @@ extension Command {
             else {
                 return .failure(
                     ProtocolError(
-                        "CHOOSE", .args,
+                        .choose, .args,
                         "'\(TextRules.sanitized(last.prefix(24)))' is not a revision like @17"))
             }
             revision = number

@@ -54,31 +54,31 @@ public enum Command: Equatable, Sendable {
         case code(String)
     }
 
-    /// The upper-cased verb, as used in the reply's final line.
-    public var verb: String {
+    /// The verb, as the reply's final line names it.
+    public var verb: Verb {
         switch self {
-        case .hello: return "HELLO"
-        case .resume: return "RESUME"
-        case .rooms: return "ROOMS"
-        case .join: return "JOIN"
-        case .leave: return "LEAVE"
-        case .state: return "STATE"
-        case .choose: return "CHOOSE"
-        case .hint: return "HINT"
-        case .new: return "NEW"
-        case .history: return "HISTORY"
-        case .chat: return "CHAT"
-        case .watch: return "WATCH"
-        case .ping: return "PING"
-        case .help: return "HELP"
-        case .quit: return "QUIT"
-        case .ready: return "READY"
-        case .start: return "START"
-        case .stats: return "STATS"
-        case .top: return "TOP"
-        case .kick: return "KICK"
-        case .lock: return "LOCK"
-        case .unlock: return "UNLOCK"
+        case .hello: return .hello
+        case .resume: return .resume
+        case .rooms: return .rooms
+        case .join: return .join
+        case .leave: return .leave
+        case .state: return .state
+        case .choose: return .choose
+        case .hint: return .hint
+        case .new: return .new
+        case .history: return .history
+        case .chat: return .chat
+        case .watch: return .watch
+        case .ping: return .ping
+        case .help: return .help
+        case .quit: return .quit
+        case .ready: return .ready
+        case .start: return .start
+        case .stats: return .stats
+        case .top: return .top
+        case .kick: return .kick
+        case .lock: return .lock
+        case .unlock: return .unlock
         }
     }
 }

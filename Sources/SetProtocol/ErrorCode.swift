@@ -117,20 +117,20 @@ extension ErrorCode: RawRepresentable, CaseIterable {
 
 /// A refusal to send as `ERR <VERB> <CODE> <text>`.
 public struct ProtocolError: Error, Equatable, Sendable {
-    /// The upper-cased verb, or `-` when there is none.
-    public var verb: String
+    /// The verb of the command refused, `nil` when the line was no command (`-` on the wire).
+    public var verb: Verb?
     /// The machine-readable code.
     public var code: ErrorCode
     /// A reason a person can read.
     public var text: String
 
     /// Creates an error.
-    public init(_ verb: String, _ code: ErrorCode, _ text: String) {
+    public init(_ verb: Verb?, _ code: ErrorCode, _ text: String) {
         self.verb = verb
         self.code = code
         self.text = text
     }
 
     /// The `ERR` line.
-    public var line: ServerLine { .err(verb: verb, code: code, text: text) }
+    public var line: ServerLine { .err(verb: verb?.rawValue ?? "-", code: code, text: text) }
 }

@@ -7,11 +7,11 @@ extension ServerCore {
         guard session.room !== room else { return nil }
         if room.kicked.contains(session.name) {
             return ProtocolError(
-                "JOIN", .denied, "the host of \(room.name) took your seat; you may not join it again")
+                .join, .denied, "the host of \(room.name) took your seat; you may not join it again")
         }
         if room.isLocked {
             return ProtocolError(
-                "JOIN", .locked, "\(room.name) is locked by its host; WATCH \(room.name) instead")
+                .join, .locked, "\(room.name) is locked by its host; WATCH \(room.name) instead")
         }
         return nil
     }
@@ -19,13 +19,13 @@ extension ServerCore {
     /// `KICK <name>` by `session`, who must host `room`: the player loses their seat and may not join
     /// again. Returns the reply's detail.
     func kick(_ name: String, from room: Room, by session: Session) -> Result<String, ProtocolError> {
-        if let error = room.checkHost(session, "KICK") { return .failure(error) }
+        if let error = room.checkHost(session, .kick) { return .failure(error) }
         guard name != session.name else {
-            return .failure(ProtocolError("KICK", .args, "you cannot kick yourself; LEAVE instead"))
+            return .failure(ProtocolError(.kick, .args, "you cannot kick yourself; LEAVE instead"))
         }
         guard let target = room.seats.first(where: { $0.name == name }) else {
             let shown = TextRules.sanitized(name.prefix(16))
-            return .failure(ProtocolError("KICK", .args, "nobody named \(shown) is seated in \(room.name)"))
+            return .failure(ProtocolError(.kick, .args, "nobody named \(shown) is seated in \(room.name)"))
         }
         room.markKicked(name)
         unseat(target)

@@ -4,10 +4,10 @@ extension ServerCore {
     /// The `RATING` lines of `STATS [<name>]`: the named player's, or the asker's own.
     func statsLines(of name: String?, for connection: Client) -> Result<[ServerLine], ProtocolError> {
         guard let name = name ?? connection.session?.name else {
-            return .failure(ProtocolError("STATS", .noName, "say HELLO <name> first, or STATS <name>"))
+            return .failure(ProtocolError(.stats, .noName, "say HELLO <name> first, or STATS <name>"))
         }
         guard TextRules.isValidName(name) else {
-            return .failure(ProtocolError("STATS", .badName, "a name is 1-16 of A-Z a-z 0-9 _ -"))
+            return .failure(ProtocolError(.stats, .badName, "a name is 1-16 of A-Z a-z 0-9 _ -"))
         }
         return .success(ratings.lines(of: name))
     }
@@ -19,7 +19,7 @@ extension ServerCore {
             let shown = TextRules.sanitized(mode.prefix(20))
             return .failure(
                 ProtocolError(
-                    "TOP", .badOption,
+                    .top, .badOption,
                     "'\(shown)' is not a mode; modes: \(RatingBook.modes.joined(separator: ", "))"))
         }
         return .success(ratings.top(mode))
@@ -32,13 +32,13 @@ extension ServerCore {
         if nameClaims.isClaimed(name) {
             guard let key, nameClaims.matches(name, key: key) else {
                 outbox.log(.info, "wrong-claim", [("name", name)])
-                return ProtocolError("HELLO", .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
+                return ProtocolError(.hello, .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
             }
             return nil
         }
         guard let key else { return nil }
         guard !key.isEmpty, key.utf8.count <= Self.maximumKeyLength else {
-            return ProtocolError("HELLO", .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
+            return ProtocolError(.hello, .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
         }
         let claim = nameClaims.claim(name, key: key)
         outbox.record(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))

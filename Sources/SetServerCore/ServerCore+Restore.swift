@@ -189,23 +189,4 @@ extension ServerCore {
         }
         return records
     }
-
-    /// `HISTORY` lines for finished games (oldest first), listed newest first.
-    func archivedHistory(of games: [ArchivedGame]) -> [ServerLine] {
-        var lines: [ServerLine] = []
-        for (number, game) in games.reversed().enumerated() {
-            let scores = game.scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")
-            let header =
-                "GAME \(number + 1) \(UTCTime.format(game.startedAt)) \(UTCTime.format(game.endedAt))"
-            lines.append(.history(scores.isEmpty ? header : header + " " + scores))
-            for entry in game.entries {
-                lines.append(.history("GAME \(number + 1) \(entry.seconds) \(entry.name) \(entry.detail)"))
-            }
-            for entry in game.sheet { lines.append(.history("GAME \(number + 1) STATS \(entry.fields)")) }
-            if let duration = game.duration {
-                lines.append(.history("GAME \(number + 1) DURATION \(duration)"))
-            }
-        }
-        return lines
-    }
 }

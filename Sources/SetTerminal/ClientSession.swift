@@ -174,8 +174,8 @@ public struct ClientSession: Sendable {
         if let news { return [.event(news)] }
         switch line {
         case .greeting:
-            if let token { return send("RESUME \(token)") }
-            return send("HELLO \(name)")
+            if let token { return send(.resume(token: token)) }
+            return send(.hello(name: name))
         case .set(let who, let cards): return [.event(.took(name: who, cards: cards))]
         case .wrong(let who, let penalty, let cards, let why):
             return [.event(.wrong(name: who, penalty: penalty, cards: cards, why: why))]
@@ -298,14 +298,15 @@ public struct ClientSession: Sendable {
             nameAttempt += 1
             let next = String(baseName.prefix(TextRules.maximumNameLength - 1)) + String(nameAttempt)
             name = next
-            return [.event(.problem("the name \(baseName) is taken; trying \(next)"))] + send("HELLO \(next)")
+            return [.event(.problem("the name \(baseName) is taken; trying \(next)"))]
+                + send(.hello(name: next))
         case ("RESUME", .badToken):
             // The seat is gone (the grace ran out, or the server restarted): start over with the name.
             token = nil
             name = baseName
             nameAttempt = 1
             return [.keepToken(nil), .event(.problem("your old seat is gone; joining again"))]
-                + send("HELLO \(name)")
+                + send(.hello(name: name))
         case ("CHOOSE", .stale):
             return [
                 .status(
@@ -339,6 +340,10 @@ public struct ClientSession: Sendable {
         return (["JOIN", room] + words + start).joined(separator: " ")
     }
 
+    /// Sends a typed command.
+    private mutating func send(_ command: Command) -> [Output] { send(command.text) }
+
+    /// Sends a line as the player typed its words (a `JOIN` or `NEW` with their options).
     private mutating func send(_ line: String) -> [Output] {
         let verb = line.split(separator: " ").first.map { $0.uppercased() } ?? "-"
         replies.sent(verb, context: Sent(line: line))
@@ -351,7 +356,7 @@ public struct ClientSession: Sendable {
         if case .quit = command {
             isQuitting = true
             shouldReconnect = false
-            return isConnected ? send("QUIT") : [.finished]
+            return isConnected ? send(.quit) : [.finished]
         }
         if case .reconnect = command {
             shouldReconnect = true
@@ -367,15 +372,15 @@ public struct ClientSession: Sendable {
                 return [.status(Status(.failure, "join a room first: /join <room>"))]
             }
             return send((["CHOOSE"] + picks + ["@\(revision)"]).joined(separator: " "))
-        case .chat(let text): return send("CHAT \(text)")
-        case .ready: return send("READY")
-        case .start: return send("START")
-        case .hint: return send("HINT")
+        case .chat(let text): return send(.chat(text: text))
+        case .ready: return send(.ready)
+        case .start: return send(.start)
+        case .hint: return send(.hint)
         case .new(let words): return send((["NEW"] + words).joined(separator: " "))
-        case .history(let other): return send(other.map { "HISTORY \($0)" } ?? "HISTORY")
-        case .rooms: return send("ROOMS")
+        case .history(let other): return send(.history(room: other))
+        case .rooms: return send(.rooms)
         case .join(let target, let words): return send(joinLine(room: target, words: words))
-        case .leave: return send("LEAVE")
+        case .leave: return send(.leave)
         case .help, .quit, .reconnect: return []
         }
     }

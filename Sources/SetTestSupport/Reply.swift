@@ -31,10 +31,13 @@ public struct Reply: CustomStringConvertible, Sendable {
 
     /// The error code of an `ERR` final line, or `nil`; read by the clients' own parser, so the tests
     /// check the server against the reading every client makes.
-    public var errorCode: String? {
+    public var error: ErrorCode? {
         guard case .err(_, let code, _) = ServerLine(parsing: final) else { return nil }
-        return code.rawValue
+        return code
     }
+
+    /// The typed detail of an `OK` final line, or `nil` for an `ERR`.
+    public var ok: OKDetail? { ServerLine(parsing: final).okDetail }
 }
 
 /// Whether a line ends a reply, as every client decides it.

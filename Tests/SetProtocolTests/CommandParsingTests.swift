@@ -24,11 +24,11 @@ struct CommandParsingTests {
     func everyVerbParses(text: String, expected: Command) {
         let parsed = command(text)
         #expect(parsed == expected)
-        #expect(parsed?.verb == text.split(separator: " ")[0].uppercased())
+        #expect(parsed?.verb.rawValue == text.split(separator: " ")[0].uppercased())
     }
 
     @Test func helpListsEveryVerbOnce() {
-        let verbs = Command.synopses.map(\.verb)
+        let verbs = Command.synopses.map(\.verb.rawValue)
         #expect(Set(verbs).count == verbs.count)
         #expect(
             Set(verbs) == [
@@ -37,7 +37,7 @@ struct CommandParsingTests {
                 "UNLOCK",
             ])
         for (verb, usage) in Command.synopses {
-            #expect(usage == verb || usage.hasPrefix(verb + " "))
+            #expect(usage == verb.rawValue || usage.hasPrefix(verb.rawValue + " "))
         }
     }
 
@@ -74,8 +74,8 @@ struct CommandParsingTests {
     func missingOrExtraArgumentsAreArgsWithTheUpperCasedVerb(text: String, verb: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .args)
-        #expect(error.verb == verb)
-        let usage = try #require(Command.synopses.first { $0.verb == verb }?.usage)
+        #expect(error.verb?.rawValue == verb)
+        let usage = try #require(Command.synopses.first { $0.verb.rawValue == verb }?.usage)
         #expect(error.text.contains(usage))
     }
 
@@ -83,14 +83,14 @@ struct CommandParsingTests {
     func unknownVerbsAreUnknownWithNoVerb(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .unknown)
-        #expect(error.verb == "-")
+        #expect(error.verb == nil)
     }
 
     @Test(arguments: ["", " ", "\t\t  "])
     func emptyLinesAreUnknown(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .unknown)
-        #expect(error.verb == "-")
+        #expect(error.verb == nil)
     }
 
     @Test func theUnknownVerbIsQuotedSafelyAndShort() throws {
@@ -116,7 +116,7 @@ struct CommandParsingTests {
             return
         }
         #expect(error.code == .badUTF8)
-        #expect(error.verb == "-")
+        #expect(error.verb == nil)
         #expect(error.line.text.hasPrefix("ERR - BADUTF8 "))
     }
 
@@ -126,7 +126,7 @@ struct CommandParsingTests {
 
     @Test func nulBytesDoNotCrashOrSneakThrough() throws {
         let error = try #require(refusal("\u{0}"))
-        #expect(error.code == .unknown && error.verb == "-")
+        #expect(error.code == .unknown && error.verb == nil)
         #expect(command("HELLO bob\u{0}") == .hello(name: "bob\u{0}"))  // the server's name check refuses it
         guard case .success(.chat(let text)) = Command.parse(bytes("CHAT a") + [0x00] + bytes("b")) else {
             Issue.record("CHAT with a NUL did not parse")
@@ -166,7 +166,7 @@ struct JoinAndNewParsingTests {
     func badGamesAndOptionsAreBadOption(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .badOption)
-        #expect(error.verb == "JOIN")
+        #expect(error.verb == .join)
     }
 
     @Test func newTakesOptions() {
@@ -179,7 +179,7 @@ struct JoinAndNewParsingTests {
     func badNewOptionsAreBadOption(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .badOption)
-        #expect(error.verb == "NEW")
+        #expect(error.verb == .new)
     }
 
     @Test func theBadOptionIsQuotedSafely() throws {
@@ -197,7 +197,7 @@ struct JoinAndNewParsingTests {
     func watchRefusesOtherOptions(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .badOption)
-        #expect(error.verb == "WATCH")
+        #expect(error.verb == .watch)
     }
 
     @Test func historyTakesAnOptionalRoom() {
@@ -254,14 +254,14 @@ struct ChooseParsingTests {
     func aBadRevisionIsArgs(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .args)
-        #expect(error.verb == "CHOOSE")
+        #expect(error.verb == .choose)
     }
 
     @Test(arguments: ["CHOOSE", "CHOOSE @17", "choose  \t"])
     func noCardsIsArgs(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .args)
-        #expect(error.verb == "CHOOSE")
+        #expect(error.verb == .choose)
     }
 
     @Test func upToTheMaximumNumberOfPicksIsAllowed() {
@@ -276,7 +276,7 @@ struct ChooseParsingTests {
         let letters = "abcdefghijklmnopqrstuvwxyz".prefix(Command.maximumPicks + 1).map { String($0) }
         let error = try #require(refusal("CHOOSE " + letters.joined(separator: " ") + " @2"))
         #expect(error.code == .args)
-        #expect(error.verb == "CHOOSE")
+        #expect(error.verb == .choose)
         #expect(refusal("CHOOSE " + String(repeating: "1RFS ", count: 40))?.code == .args)
     }
 }
@@ -312,17 +312,17 @@ struct ChatParsingTests {
     func chatWithNothingLeftIsArgs(text: String) throws {
         let error = try #require(refusal(text))
         #expect(error.code == .args)
-        #expect(error.verb == "CHAT")
+        #expect(error.verb == .chat)
     }
 }
 
 @Suite("Errors")
 struct ProtocolErrorTests {
     @Test func anErrorFormatsAsAnErrLine() {
-        #expect(ProtocolError("CHOOSE", .stale, "why").line.text == "ERR CHOOSE STALE why")
-        #expect(ProtocolError("-", .tooLong, "too long").line.text == "ERR - TOOLONG too long")
+        #expect(ProtocolError(.choose, .stale, "why").line.text == "ERR CHOOSE STALE why")
+        #expect(ProtocolError(nil, .tooLong, "too long").line.text == "ERR - TOOLONG too long")
         #expect(
-            ProtocolError("CHOOSE", .notSet, "colour: two red, one green").line
+            ProtocolError(.choose, .notSet, "colour: two red, one green").line
                 == .err(verb: "CHOOSE", code: .notSet, text: "colour: two red, one green"))
     }
 
@@ -349,12 +349,33 @@ struct ProtocolErrorTests {
         for code in ErrorCode.allCases {
             #expect(!code.rawValue.isEmpty)
             #expect(code.rawValue.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }, "\(code)")
-            let line = ProtocolError("PING", code, "some text").line
+            let line = ProtocolError(.ping, code, "some text").line
             guard case .err(_, let parsed, _) = ServerLine(parsing: line.text) else {
                 Issue.record("\(line.text) does not parse as ERR")
                 continue
             }
             #expect(parsed == code)
         }
+    }
+}
+
+/// Typed commands format themselves, and the server reads back exactly the command that was formatted.
+@Suite struct CommandFormattingTests {
+    @Test(arguments: [
+        Command.hello(name: "ann"), .hello(name: "ann", key: "s3cret"), .resume(token: "0123abcd"), .rooms,
+        .join(room: "fun", game: nil, options: [:]), .join(room: "m", game: .matchismo, options: ["n": "3"]),
+        .join(room: "night", game: .set, options: ["start": "ready", "mode": "junior", "password": "pw"]),
+        .leave, .state, .choose(picks: [.position(0), .position(5), .position(10)], revision: 17),
+        .choose(picks: [.code("1RES"), .position(2), .code("3GFT")], revision: nil),
+        .choose(picks: [.code("QD")], revision: 4), .hint, .new(options: [:]),
+        .new(options: ["mode": "ultra"]),
+        .history(room: nil), .history(room: "fun"), .chat(text: "hello \u{0600} e\u{301} 👩‍👩‍👧 there"),
+        .watch(room: "fun", password: nil), .watch(room: "p", password: "x"), .ping, .help, .quit, .ready,
+        .start, .stats(name: nil), .stats(name: "bob"), .top(mode: nil), .top(mode: "chain"),
+        .kick(name: "eve"), .lock, .unlock,
+    ])
+    func aFormattedCommandParsesBackToItself(command: Command) throws {
+        #expect(try Command.parse(command.text).get() == command, "\(command.text)")
+        #expect(command.text.hasPrefix(command.verb.rawValue))
     }
 }

@@ -64,7 +64,7 @@ struct ProtocolFuzzRegressionTests {
             Issue.record("a chat of combining marks alone was accepted")
             return
         }
-        #expect(error.code == .args && error.verb == "CHAT")
+        #expect(error.code == .args && error.verb == .chat)
     }
 
     // MARK: An unknown game echoed back raw
@@ -84,7 +84,7 @@ struct ProtocolFuzzRegressionTests {
             Issue.record("JOIN with an unknown game was accepted")
             return
         }
-        #expect(error.verb == "JOIN" && error.code == .badOption)
+        #expect(error.verb == .join && error.code == .badOption)
         #expect(error.text == "unknown game 'bogus'; games: set, matchismo")
         #expect(TextReference.isClean(error.text))
         guard case .err(let verb, let code, let text) = ServerLine(parsing: error.line.text) else {

@@ -14,13 +14,13 @@ import Testing
         #expect(restarted.isOK("NEW"), "\(restarted)")
         // Aimed at the old deal, without @rev, a moment after the new one: stale, free.
         let late = try ann.request(old.claim(nonSet, withRevision: false))
-        #expect(late.errorCode == "STALE", "\(late)")
+        #expect(late.error == .stale, "\(late)")
         #expect(!late.lines.contains { $0.hasPrefix("WRONG") })
         // A second later the new board is the one the player sees.
         server.advance(by: 1.5)
         let fresh = try #require(BoardView.last(in: restarted.lines))
         let judged = try ann.request(fresh.claim(try #require(fresh.nonSet), withRevision: false))
-        #expect(judged.errorCode == "NOTSET", "\(judged)")
+        #expect(judged.error == .notSet, "\(judged)")
     }
 
     @Test func positionsWhoseCardsDidNotChangeAreJudgedRightAfterASet() throws {
@@ -39,12 +39,12 @@ import Testing
             SetReference.allSets(in: after.cards).first { $0.allSatisfy(untouched.contains) }
                 .map { after.claim($0, withRevision: false) } ?? untouchedNonSet(untouched, after))
         let judged = try bob.request(claim)
-        #expect(judged.errorCode != "STALE", "\(claim): \(judged)")
+        #expect(judged.error != .stale, "\(claim): \(judged)")
         // A slot whose card just changed makes it stale.
         let changed = set[0]
         let others = untouched.prefix(2)
         let stale = try bob.request(after.claim([changed] + others, withRevision: false))
-        #expect(stale.errorCode == "STALE", "\(stale)")
+        #expect(stale.error == .stale, "\(stale)")
     }
 
     private func untouchedNonSet(_ untouched: [Int], _ board: BoardView) -> String? {
@@ -67,20 +67,20 @@ import Testing
         _ = join
         let board = try #require(BoardView.last(in: created.lines))
         // Named twice, or a position no board has: ARGS, whatever the revision.
-        #expect(try ann.request("CHOOSE a a b @1").errorCode == "ARGS")
-        #expect(try ann.request("CHOOSE a b zz @1").errorCode == "ARGS")
+        #expect(try ann.request("CHOOSE a a b @1").error == .args)
+        #expect(try ann.request("CHOOSE a b zz @1").error == .args)
         // A revision the board has not reached: ARGS, saying so.
         let future = try ann.request("CHOOSE a b c @\(board.revision + 5)")
-        #expect(future.errorCode == "ARGS" && future.final.contains("no revision"), "\(future)")
+        #expect(future.error == .args && future.final.contains("no revision"), "\(future)")
         // Play junior to the end, then claim on the empty or final board: OVER.
         let (_, lastReply) = try ann.playToTheEnd(from: created.lines)
         let final = try #require(BoardView.last(in: lastReply.lines))
         // The loser of the last set, naming its cards, was late, not wrong.
         let setLine = try #require(lastReply.lines.first { $0.hasPrefix("SET ann ") })
         let lastSet = setLine.split(separator: " ").dropFirst(2).joined(separator: " ")
-        #expect(try ann.request("CHOOSE " + lastSet).errorCode == "STALE")
+        #expect(try ann.request("CHOOSE " + lastSet).error == .stale)
         server.advance(by: 1.5)
-        #expect(try ann.request("CHOOSE a b c").errorCode == "OVER")
-        #expect(try ann.request("CHOOSE a b c @\(final.revision)").errorCode == "OVER")
+        #expect(try ann.request("CHOOSE a b c").error == .over)
+        #expect(try ann.request("CHOOSE a b c @\(final.revision)").error == .over)
     }
 }

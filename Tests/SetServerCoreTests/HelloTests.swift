@@ -97,8 +97,8 @@ import Testing
     @Test func dashAloneIsABadName() throws {
         let server = EmbeddedServer()
         let client = try server.connect("dash")
-        #expect(try client.request("HELLO -").errorCode == "BADNAME")
+        #expect(try client.request("HELLO -").error == .badName)
         #expect(try client.request("HELLO a-").isOK("HELLO"))
-        #expect(try client.request("JOIN -").errorCode == "BADNAME")
+        #expect(try client.request("JOIN -").error == .badName)
     }
 }

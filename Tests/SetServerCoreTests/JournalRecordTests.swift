@@ -114,7 +114,7 @@ import Testing
         let before = server.journal.count
         for line in [board.claim(board.sets[0]), "CHAT hi", "NEW", "LEAVE", "JOIN other"] {
             let reply = try ann.request(line)
-            #expect(reply.errorCode == "UNAVAILABLE", "\(line): \(reply)")
+            #expect(reply.error == .unavailable, "\(line): \(reply)")
             #expect(reply.final.contains("No space left on device"))
             #expect(reply.lines.isEmpty, "nothing happened: \(reply)")
         }

@@ -134,7 +134,7 @@ import Testing
         for suit in ["S", "H", "D", "C"] {
             for rank in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] {
                 let reply = try ann.request("CHOOSE \(rank)\(suit)")
-                let code = reply.errorCode ?? "OK"
+                let code = reply.error?.rawValue ?? "OK"
                 outcomes[code, default: []].append(rank + suit)
                 if code == "OK" { break }
             }

@@ -104,10 +104,10 @@ import Testing
         let before = server.journal.count
         for line in ["READY", "START", "LOCK", "UNLOCK", "KICK bob"] {
             let reply = try ann.request(line)
-            #expect(reply.errorCode == "UNAVAILABLE" && reply.lines.isEmpty, "\(line): \(reply)")
+            #expect(reply.error == .unavailable && reply.lines.isEmpty, "\(line): \(reply)")
         }
         let claimer = try server.connect("erin")
-        #expect(try claimer.request("HELLO erin key=x").errorCode == "UNAVAILABLE", "a claim is a change")
+        #expect(try claimer.request("HELLO erin key=x").error == .unavailable, "a claim is a change")
         #expect(try claimer.request("HELLO dan key=k3y").isOK("HELLO dan"), "using a claim is not")
         #expect(try ann.request("STATS").isOK("STATS") && ann.request("TOP").isOK("TOP"))
         #expect(server.journal.count == before)

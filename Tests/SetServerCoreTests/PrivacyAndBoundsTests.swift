@@ -68,7 +68,7 @@ import Testing
         let screen = try server.connect("screen")
         #expect(try screen.request("WATCH r").isOK("WATCH"))
         #expect(try screen.request("HELLO ann").isOK("HELLO"))
-        #expect(try screen.request("STATE").errorCode == "NOROOM")
+        #expect(try screen.request("STATE").error == .noRoom)
     }
 
     @Test func oneAddressCannotFillTheRoomTable() throws {
@@ -83,7 +83,7 @@ import Testing
         let script = try server.connect("script", host: "10.0.0.66")
         #expect(try script.request("HELLO s9").isOK("HELLO"))
         let refused = try script.request("JOIN junk9")
-        #expect(refused.errorCode == "TOOMANYROOMS" && refused.final.contains("your address"), "\(refused)")
+        #expect(refused.error == .tooManyRooms && refused.final.contains("your address"), "\(refused)")
         #expect(try script.request("JOIN junk0").isOK("JOIN"), "joining an existing room is fine")
         // Everyone else is unaffected.
         let friend = try server.connect("friend", host: "10.0.0.7")
@@ -114,11 +114,11 @@ import Testing
         let rooms = try ann.request("ROOMS")
         #expect(rooms.lines == ["ROOM fun set 1 playing", "ROOM left1 set 1 playing"], "\(rooms)")
         let back = try server.connect("back")
-        #expect(try back.request("RESUME \(tokens[0])").errorCode == "BADTOKEN")
+        #expect(try back.request("RESUME \(tokens[0])").error == .badToken)
         #expect(try back.request("RESUME \(tokens[1])").isOK("RESUME"))
         // A table full of rooms someone is in stays full.
         let (bob, _) = try server.named("bob")
-        #expect(try bob.request("JOIN more").errorCode == "TOOMANYROOMS")
+        #expect(try bob.request("JOIN more").error == .tooManyRooms)
     }
 
     @Test func theArchiveKeepsTheNewestGamesOverAllRooms() throws {
@@ -130,7 +130,7 @@ import Testing
             try ann.playToTheEnd(from: join.lines)
         }
         // Room a closed when ann moved on, and its game was the oldest: both are gone.
-        #expect(try ann.request("HISTORY a").errorCode == "NOSUCHROOM")
+        #expect(try ann.request("HISTORY a").error == .noSuchRoom)
         for name in ["b", "c", "d"] {
             #expect(try ann.request("HISTORY \(name)").final != "OK HISTORY 0", "\(name) is kept")
         }

@@ -37,9 +37,9 @@ import Testing
         let (ann, bob) = try waitingRoom(server)
         for line in ["CHOOSE a b c", "CHOOSE a b c @1", "CHOOSE 1RES 2GFT 3PHC"] {
             let reply = try bob.request(line)
-            #expect(reply.errorCode == "NOTSTARTED", "\(line): \(reply)")
+            #expect(reply.error == .notStarted, "\(line): \(reply)")
         }
-        #expect(try ann.request("HINT").errorCode == "NOTSTARTED")
+        #expect(try ann.request("HINT").error == .notStarted)
         let annReady = try ann.request("READY")
         #expect(annReady.lines == ["READY ann 1 2"] && annReady.final == "OK READY 1 2")
         #expect(bob.readAvailable() == ["READY ann 1 2"])
@@ -47,7 +47,7 @@ import Testing
         let bobReady = try bob.request("READY")
         #expect(bobReady.lines == ["READY bob 2 2", "COUNTDOWN 3"] && bobReady.final == "OK READY 2 2")
         #expect(ann.readAvailable() == ["READY bob 2 2", "COUNTDOWN 3"])
-        #expect(try ann.request("CHOOSE a b c").errorCode == "NOTSTARTED", "not during the countdown either")
+        #expect(try ann.request("CHOOSE a b c").error == .notStarted, "not during the countdown either")
         server.advance(by: 0.5)
         #expect(ann.readAvailable().isEmpty, "nothing half a second in")
         server.advance(by: 0.5)
@@ -63,10 +63,10 @@ import Testing
             dealt == ["ROOM night set 2 playing", dealt[1], "DECK \(81 - board.cards.count)"], "\(dealt)")
         // This seed's first twelve cards hold no set, so fifteen are dealt.
         #expect(board.revision == 2 && board.cards.count >= 12 && !board.sets.isEmpty)
-        #expect(try ann.request("READY").errorCode == "NOTWAITING")
-        #expect(try ann.request("START").errorCode == "NOTWAITING")
+        #expect(try ann.request("READY").error == .notWaiting)
+        #expect(try ann.request("START").error == .notWaiting)
         // A claim aimed at the empty board is stale; one at the dealt board is a set.
-        #expect(try bob.request("CHOOSE a b c @1").errorCode == "STALE")
+        #expect(try bob.request("CHOOSE a b c @1").error == .stale)
         #expect(try ann.request(board.claim(try #require(board.sets.first))).isOK("CHOOSE"))
         #expect(server.logs.contains { $0.name == "deal" && $0.description.contains("room=night") })
     }
@@ -75,7 +75,7 @@ import Testing
         let server = EmbeddedServer()
         let (ann, bob) = try waitingRoom(server)
         let refused = try bob.request("START")
-        #expect(refused.errorCode == "DENIED" && refused.final.contains("ann"), "\(refused)")
+        #expect(refused.error == .denied && refused.final.contains("ann"), "\(refused)")
         #expect(ann.readAvailable().isEmpty, "a refused START tells nobody anything")
         let started = try ann.request("START")
         #expect(started.lines == ["COUNTDOWN 3"] && started.final == "OK START")
@@ -129,7 +129,7 @@ import Testing
         #expect(new.lines.contains("ROOM night set 2 waiting"), "\(new)")
         #expect(new.lines.contains { $0.hasPrefix("BOARD ") && words($0).count == 2 }, "no cards: \(new)")
         #expect(new.lines.contains("PLAYER ann 0 online") && new.lines.contains("HOST ann"))
-        #expect(try ann.request("CHOOSE a b c").errorCode == "NOTSTARTED")
+        #expect(try ann.request("CHOOSE a b c").error == .notStarted)
         let ready = try ann.request("READY")
         #expect(ready.final == "OK READY 1 2", "nobody is ready in the new game until they say so: \(ready)")
     }
@@ -156,7 +156,7 @@ import Testing
         let (_, join) = try server.player("bob", room: "plain", options: "start=ready")
         #expect(join.lines.first == "ROOM plain set 2 playing", "the option is ignored: \(join)")
         let (carl, _) = try server.named("carl")
-        #expect(try carl.request("JOIN other start=soon").errorCode == "BADOPTION")
+        #expect(try carl.request("JOIN other start=soon").error == .badOption)
     }
 
     @Test func aStartNowRoomIsAsBeforeWithAHostLine() throws {
@@ -173,7 +173,7 @@ import Testing
         #expect(join.lines.contains("ROOM cards matchismo 1 waiting"))
         #expect(
             join.lines.contains("BOARD 1") && join.lines.contains("DECK 52") && join.lines.contains("TURN -"))
-        #expect(try ann.request("CHOOSE a").errorCode == "NOTSTARTED")
+        #expect(try ann.request("CHOOSE a").error == .notStarted)
         _ = try ann.request("READY")
         server.advance(by: 3)
         let dealt = ann.readAvailable()

@@ -35,6 +35,6 @@ import Testing
         #expect(finals.dropFirst(20).allSatisfy { $0.hasPrefix("ERR ROOMS SLOWDOWN ") }, "\(finals)")
         server.advance(by: 0.1)  // Ten commands' worth: one more listing, or ten pings.
         #expect(try client.request("ROOMS").isOK("ROOMS"))
-        #expect(try client.request("PING").errorCode == "SLOWDOWN")
+        #expect(try client.request("PING").error == .slowDown)
     }
 }

@@ -44,9 +44,9 @@ import Testing
         _ = try take(ann, after: 2.5)
         #expect(times["ann"] == [2500])
         // Bob claims three cards that are not a set; Ann repeats a claim on the dealt board, now stale.
-        #expect(try bob.request(board.claim(try #require(board.nonSet))).errorCode == "NOTSET")
+        #expect(try bob.request(board.claim(try #require(board.nonSet))).error == .notSet)
         server.advance(by: 0.25)
-        #expect(try ann.request("CHOOSE a b c @2").errorCode == "STALE")
+        #expect(try ann.request("CHOOSE a b c @2").error == .stale)
         // Then they take turns, at times that differ from set to set, to the end of the game.
         var last: Reply?
         for i in 0..<40 {
@@ -169,7 +169,7 @@ import Testing
         let top = try ann.request("TOP")
         #expect(top.lines == ["TOP 1 bob 1537 2", "TOP 2 ann 1463 2"] && top.final == "OK TOP 2")
         #expect(try ann.request("TOP junior").final == "OK TOP 0")
-        #expect(try ann.request("TOP blitz").errorCode == "BADOPTION")
+        #expect(try ann.request("TOP blitz").error == .badOption)
         #expect(try ann.request("STATS nobody").final == "OK STATS 0")
 
         // A game played alone changes no rating, but counts as a game.
@@ -180,7 +180,7 @@ import Testing
             solo.lines.count == 1 && solo.lines[0].hasPrefix("RATING carl junior rating=1500 games=1 wins=0 ")
         )
         let anon = try server.connect("anon")
-        #expect(try anon.request("STATS").errorCode == "NONAME")
+        #expect(try anon.request("STATS").error == .noName)
         #expect(try anon.request("STATS carl").lines == solo.lines, "anyone may read a name's figures")
     }
 
@@ -191,15 +191,15 @@ import Testing
         #expect(server.journal.contains { $0.text.hasPrefix("name-claim ann ") })
         #expect(!server.journal.contains { $0.text.contains("s3cret") }, "only a digest is kept")
         let rival = try server.connect("rival")
-        #expect(try rival.request("HELLO ann key=s3cret").errorCode == "TAKEN", "ann is playing")
+        #expect(try rival.request("HELLO ann key=s3cret").error == .taken, "ann is playing")
         _ = try ann.request("QUIT")
-        #expect(try rival.request("HELLO ann").errorCode == "DENIED")
-        #expect(try rival.request("HELLO ann key=guess").errorCode == "DENIED")
+        #expect(try rival.request("HELLO ann").error == .denied)
+        #expect(try rival.request("HELLO ann key=guess").error == .denied)
         #expect(server.logs.contains { $0.name == "wrong-claim" })
         #expect(try rival.request("HELLO ann key=s3cret").isOK("HELLO ann"), "the key gets the name")
         // Unclaimed names work as they always did.
         let bob = try server.connect("bob")
         #expect(try bob.request("HELLO bob").isOK("HELLO bob"))
-        #expect(try server.connect("x").request("HELLO carl key=").errorCode == "BADOPTION")
+        #expect(try server.connect("x").request("HELLO carl key=").error == .badOption)
     }
 }

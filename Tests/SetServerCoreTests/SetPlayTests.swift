@@ -144,7 +144,7 @@ import Testing
             let second = try order[1].1.readReply()
             let replies = [(order[0].0, first), (order[1].0, second)]
             let winners = replies.filter { $0.1.isOK("CHOOSE") }
-            let losers = replies.filter { $0.1.errorCode == "STALE" }
+            let losers = replies.filter { $0.1.error == .stale }
             try #require(
                 winners.count == 1 && losers.count == 1,
                 "round \(round): \(claim)\n\(order[0].0): \(first)\n\(order[1].0): \(second)")

@@ -16,7 +16,7 @@ import Testing
         #expect(first.lines.contains("VOTE alice 1 2 mode=normal penalty=1 hints=on"), "\(first)")
         // Mallory cannot make the room private, nor piggy-back ultra onto alice's vote.
         let locked = try mallory.request("NEW password=mine")
-        #expect(locked.errorCode == "DENIED", "\(locked)")
+        #expect(locked.error == .denied, "\(locked)")
         let ultra = try mallory.request("NEW mode=ultra")
         #expect(ultra.final == "OK NEW voted 1/2", "a competing proposal: \(ultra)")
         #expect(ultra.lines.contains("VOTE mallory 1 2 mode=ultra penalty=1 hints=on"), "\(ultra)")
@@ -51,6 +51,6 @@ import Testing
         #expect(bob.readAvailable().contains("VOTE alice 1 2 mode=normal penalty=1 hints=on private=yes"))
         let agreed = try bob.request("NEW password=pw")
         #expect(
-            agreed.errorCode == "DENIED", "a vote cannot make the room private for the creator: \(agreed)")
+            agreed.error == .denied, "a vote cannot make the room private for the creator: \(agreed)")
     }
 }

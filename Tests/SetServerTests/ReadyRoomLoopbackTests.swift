@@ -11,13 +11,13 @@ import Testing
         #expect(join.lines.first == "ROOM night set 1 waiting" && join.lines.contains("BOARD 1"))
         #expect(join.lines.last == "HOST ann")
         let (bob, _) = try server.player("bob", room: "night")
-        #expect(try bob.request("CHOOSE a b c").errorCode == "NOTSTARTED", "nobody claims before the deal")
-        #expect(try bob.request("START").errorCode == "DENIED", "only the creator starts")
+        #expect(try bob.request("CHOOSE a b c").error == .notStarted, "nobody claims before the deal")
+        #expect(try bob.request("START").error == .denied, "only the creator starts")
         #expect(try ann.request("READY").final == "OK READY 1 2")
         let ready = try bob.request("READY")
         #expect(
             ready.lines == ["READY ann 1 2", "READY bob 2 2", "COUNTDOWN 3"] && ready.final == "OK READY 2 2")
-        #expect(try bob.request("CHOOSE a b c").errorCode == "NOTSTARTED", "nor during the countdown")
+        #expect(try bob.request("CHOOSE a b c").error == .notStarted, "nor during the countdown")
         // Ann's side: 3, 2, 1 on the daemon's tick, then the deal.
         let counted = try ann.expect(prefix: "ROOM night set 2 playing", timeout: 8).skipped
         #expect(

@@ -166,7 +166,7 @@ import Testing
         try ws.send("")
         #expect(try ws.request("PING\r\n").final == "OK PING")
         // The protocol's own errors are text messages like any reply.
-        #expect(try ws.request("FROB").errorCode == "UNKNOWN")
+        #expect(try ws.request("FROB").error == .unknown)
     }
 
     @Test func anNcPlayerAndAWebSocketPlayerInOneRoomSeeEachOthersChat() throws {
@@ -310,7 +310,7 @@ import Testing
         try held.send("T 1")
         // "GE" was not lost: the core got the line "GET 1".
         let reply = try held.readReply()
-        #expect(reply.errorCode == "UNKNOWN", "\(reply)")
+        #expect(reply.error == .unknown, "\(reply)")
         #expect(reply.final.contains("'GET'"), "\(reply)")
     }
 
@@ -323,7 +323,7 @@ import Testing
         let client = try TestClient(port: server.port, label: "curl")
         #expect(try client.readLine().hasPrefix("SETD 1 "))
         try client.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
-        #expect(try client.readReply().errorCode == "UNKNOWN")
+        #expect(try client.readReply().error == .unknown)
     }
 }
 

@@ -2,9 +2,9 @@ import SetProtocol
 
 extension Room {
     /// Refuses a host command from anyone but the host.
-    func checkHost(_ session: Session, _ verb: String) -> ProtocolError? {
+    func checkHost(_ session: Session, _ verb: Verb) -> ProtocolError? {
         guard session.name != host else { return nil }
-        return ProtocolError(verb, .denied, "only the host, \(host ?? "nobody"), may \(verb)")
+        return ProtocolError(verb, .denied, "only the host, \(host ?? "nobody"), may \(verb.rawValue)")
     }
 
     /// Marks `name` kicked by the host and tells the room (the kicked player too, still seated): the

@@ -4,18 +4,22 @@ import SetProtocol
 extension Room {
     /// Applies `CHOOSE` from `session`: broadcasts what happened and returns the reply's detail.
     func choose(_ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant)
-        -> Result<String, ProtocolError>
+        -> Result<OKDetail, ProtocolError>
     {
         guard !isWaiting else {
-            return .failure(ProtocolError("CHOOSE", .notStarted, notStartedText))
+            return .failure(ProtocolError(.choose, .notStarted, notStartedText))
         }
-        if let setGame { return claim(picks, revision: revision, by: session, on: setGame, at: now) }
-        return turn(picks, revision: revision, by: session, on: matchismoGame!, at: now)
+        // No copy of the game is held while it changes (see ``updateSetGame(_:)``): each move costs the
+        // same however long the game has run.
+        switch game {
+        case .set: return claim(picks, revision: revision, by: session, at: now)
+        case .matchismo: return turn(picks, revision: revision, by: session, at: now)
+        }
     }
 
     private func claim(
-        _ picks: [Command.Pick], revision: Int?, by session: Session, on setGame: SetGame, at now: Instant
-    ) -> Result<String, ProtocolError> {
+        _ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant
+    ) -> Result<OKDetail, ProtocolError> {
         var selection = Selection([])
         for pick in picks {
             switch pick {
@@ -25,7 +29,7 @@ extension Room {
                 do {
                     selection.picks.append(.card(try Card(code: code)))
                 } catch {
-                    return .failure(ProtocolError("CHOOSE", .args, "\(error)"))
+                    return .failure(ProtocolError(.choose, .args, "\(error)"))
                 }
             }
         }
@@ -37,16 +41,16 @@ extension Room {
             selection.seenRevision = revision ?? assumedSeenRevision(forPositions: positions, at: now.uptime)
         }
         // What the player named, for the WRONG event: read before the board changes.
+        let boardBefore = setGame?.board ?? []
+        let before = self.revision
         let named = selection.picks.map { pick -> String in
             switch pick {
-            case .position(let p): return setGame.board.indices.contains(p) ? setGame.board[p].code : "?"
+            case .position(let p): return boardBefore.indices.contains(p) ? boardBefore[p].code : "?"
             case .card(let card): return card.code
             }
         }
-        let before = setGame.revision
-        let boardBefore = setGame.board
         let outcome = updateSetGame { $0.claim(selection, by: session.name) }!
-        let setGame = self.setGame!
+        let penalty = setGame?.options.wrongClaimPenalty ?? 0
         switch outcome {
         case .success(let taken):
             noteBoardChange(from: before, board: boardBefore, at: now.uptime)
@@ -59,36 +63,34 @@ extension Room {
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
-            if setGame.isOver { lines += finishGame() }
+            if isOver { lines += finishGame() }
             broadcast(lines)
-            return .success(taken.cards.map(\.code).joined(separator: " "))
+            return .success(.choose(cards: taken.cards.map(\.code)))
         case .failure(.notSet(let why)):
             record(.claim(room: name, name: session.name, time: now.wall, cards: named))
             tally.noteWrong(by: session.name)
             note("wrong", ("name", session.name), ("cards", named.joined(separator: " ")))
-            let penalty = setGame.options.wrongClaimPenalty
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
             if penalty > 0 { lines.append(playerLine(session)) }
             broadcast(lines)
-            return .failure(ProtocolError("CHOOSE", .notSet, why))
+            return .failure(ProtocolError(.choose, .notSet, why))
         case .failure(.stale(let why)):
             record(.stale(room: name, name: session.name))
             tally.noteStale(by: session.name)
-            return .failure(ProtocolError("CHOOSE", .stale, why))
+            return .failure(ProtocolError(.choose, .stale, why))
         case .failure(.malformed(let why)):
-            return .failure(ProtocolError("CHOOSE", .args, why))
+            return .failure(ProtocolError(.choose, .args, why))
         case .failure(.gameOver):
-            return .failure(ProtocolError("CHOOSE", .over, "the game is over; NEW starts another"))
+            return .failure(ProtocolError(.choose, .over, "the game is over; NEW starts another"))
         }
     }
 
     private func turn(
-        _ picks: [Command.Pick], revision: Int?, by session: Session, on matchismo: MatchismoGame,
-        at now: Instant
-    ) -> Result<String, ProtocolError> {
+        _ picks: [Command.Pick], revision: Int?, by session: Session, at now: Instant
+    ) -> Result<OKDetail, ProtocolError> {
         guard picks.count == 1, let pick = picks.first else {
             return .failure(
-                ProtocolError("CHOOSE", .args, "in Matchismo you turn one card at a time: CHOOSE <pos>"))
+                ProtocolError(.choose, .args, "in Matchismo you turn one card at a time: CHOOSE <pos>"))
         }
         let position: Int
         switch pick {
@@ -98,14 +100,15 @@ extension Room {
             guard let card = PlayingCard(code: code) else {
                 let shown = TextRules.sanitized(code.prefix(8))
                 return .failure(
-                    ProtocolError("CHOOSE", .args, "'\(shown)' is not a position or a card like QD or 10H"))
+                    ProtocolError(.choose, .args, "'\(shown)' is not a position or a card like QD or 10H"))
             }
             // Only a card showing its face can be named: naming a face-down card would turn up a card
             // nobody has seen, and the answer would tell whether it is on the board.
-            guard let p = matchismo.slots.firstIndex(where: { $0.card == card && $0.isFaceUp }) else {
+            let slots = matchismoGame?.slots ?? []
+            guard let p = slots.firstIndex(where: { $0.card == card && $0.isFaceUp }) else {
                 return .failure(
                     ProtocolError(
-                        "CHOOSE", .args,
+                        .choose, .args,
                         "no face-up \(card.code) on the board; choose face-down cards by position"))
             }
             position = p
@@ -113,7 +116,6 @@ extension Room {
         // Matchismo cards never move, so a position always means the card the player saw: only an explicit
         // revision can make a choice stale.
         let outcome = updateMatchismo { $0.choose(position, by: session.name, seenRevision: revision) }!
-        let matchismo = matchismoGame!
         switch outcome {
         case .success(let choice):
             let time = now.wall
@@ -125,9 +127,9 @@ extension Room {
                 playerLine(session),
                 turnLine,
             ]
-            if matchismo.isOver { lines += finishGame() }
+            if isOver { lines += finishGame() }
             broadcast(lines)
-            return .success(matchismo.slots[position].card.code)
+            return .success(.choose(cards: [matchismoGame?.slots[position].card.code ?? "?"]))
         case .failure(let error):
             let code: ErrorCode
             switch error {
@@ -138,43 +140,43 @@ extension Room {
             // A choice never changes the match count; only `NEW` does, so nothing is ever locked.
             case .noSuchPosition, .alreadyMatched, .badMatchCount, .modeLocked: code = .args
             }
-            return .failure(ProtocolError("CHOOSE", code, error.description))
+            return .failure(ProtocolError(.choose, code, error.description))
         }
     }
 
     /// The `HINT` reply's data line.
     func hint() -> Result<ServerLine, ProtocolError> {
         guard case .set(let setGame) = game else {
-            return .failure(ProtocolError("HINT", .noHints, "Matchismo has no hints"))
+            return .failure(ProtocolError(.hint, .noHints, "Matchismo has no hints"))
         }
-        guard !isWaiting else { return .failure(ProtocolError("HINT", .notStarted, notStartedText)) }
+        guard !isWaiting else { return .failure(ProtocolError(.hint, .notStarted, notStartedText)) }
         guard options.hintsEnabled else {
-            return .failure(ProtocolError("HINT", .noHints, "hints are off in this room"))
+            return .failure(ProtocolError(.hint, .noHints, "hints are off in this room"))
         }
         guard !setGame.isOver else {
-            return .failure(ProtocolError("HINT", .over, "the game is over; NEW starts another"))
+            return .failure(ProtocolError(.hint, .over, "the game is over; NEW starts another"))
         }
         // Hint a card that is on the board; in chain mode a claim also holds a card of the previous set.
         guard let claim = setGame.possibleClaims.first,
             let position = claim.lazy.compactMap({ setGame.board.firstIndex(of: $0) }).first
-        else { return .failure(ProtocolError("HINT", .over, "no set on the board")) }
+        else { return .failure(ProtocolError(.hint, .over, "no set on the board")) }
         return .success(.hint(position: SetGame.positionName(position), card: setGame.board[position].code))
     }
 
     /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
     /// counts a vote and restarts on a majority of the online players.
     func requestNewGame(by session: Session, options requested: [String: String], at now: Instant)
-        -> Result<String, ProtocolError>
+        -> Result<OKDetail, ProtocolError>
     {
         let newOptions: RoomOptions
-        switch options.applying(requested, verb: "NEW") {
+        switch options.applying(requested, verb: .new) {
         case .success(let applied): newOptions = applied
         case .failure(let error): return .failure(error)
         }
         if newOptions.password != options.password && session.name != creator {
             return .failure(
                 ProtocolError(
-                    "NEW", .denied, "only \(creator), who made \(name), may set or change its password"))
+                    .new, .denied, "only \(creator), who made \(name), may set or change its password"))
         }
         // A vote is for a proposal, a whole set of options: only votes for the same one count, so the
         // last voter cannot impose options the others did not vote for.
@@ -189,12 +191,12 @@ extension Room {
             if newOptions.password != nil { shown.append(("private", "yes")) }
             record(.vote(room: name, name: session.name, options: newOptions.journalPairs))
             broadcast([.vote(name: session.name, votes: inFavour, needed: needed, options: shown)])
-            return .success("voted \(inFavour)/\(needed)")
+            return .success(.new(.voted(votes: inFavour, needed: needed)))
         }
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
         note("new-game", ("name", session.name), ("index", "\(gameIndex)"))
         broadcast([.newGame(session.name)] + snapshot)
-        return .success("started")
+        return .success(.new(.started))
     }
 
     /// The `HISTORY` data lines for the current game; none once it is over, when it is in the archive.

@@ -15,27 +15,27 @@ extension Room {
 
     /// `READY` from `session`: marks them ready, tells the room, and starts the countdown when every
     /// online seated player is ready. Returns the reply's detail.
-    func markReady(_ session: Session, at now: Instant) -> Result<String, ProtocolError> {
+    func markReady(_ session: Session, at now: Instant) -> Result<OKDetail, ProtocolError> {
         guard isWaiting else {
-            return .failure(ProtocolError("READY", .notWaiting, "the game in \(name) has started"))
+            return .failure(ProtocolError(.ready, .notWaiting, "the game in \(name) has started"))
         }
         if readyNames.insert(session.name).inserted { record(.ready(room: name, name: session.name)) }
         let (ready, seated) = readiness
         broadcast([.ready(name: session.name, ready: ready, seated: seated)])
         startIfAllReady(at: now.uptime)
-        return .success("\(ready) \(seated)")
+        return .success(.ready(ready: ready, seated: seated))
     }
 
     /// `START` from `session`, who must be the host: starts the countdown at once.
-    func start(by session: Session, at now: Instant) -> Result<String, ProtocolError> {
+    func start(by session: Session, at now: Instant) -> Result<OKDetail, ProtocolError> {
         guard session.name == host else {
-            return .failure(ProtocolError("START", .denied, "only the host, \(host ?? "nobody"), may START"))
+            return .failure(ProtocolError(.start, .denied, "only the host, \(host ?? "nobody"), may START"))
         }
         guard isWaiting else {
-            return .failure(ProtocolError("START", .notWaiting, "the game in \(name) has started"))
+            return .failure(ProtocolError(.start, .notWaiting, "the game in \(name) has started"))
         }
         startCountdown(at: now.uptime)
-        return .success("")
+        return .success(.plain(.start))
     }
 
     /// Starts the countdown if the room waits and every online seated player (one at least) is ready.

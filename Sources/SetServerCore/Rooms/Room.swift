@@ -15,11 +15,8 @@ enum RoomGame {
 final class Room {
     let name: String
     private(set) var options: RoomOptions
-    /// The room's game: exactly one of the two is set. They are kept apart, not in a `RoomGame`, so a
-    /// move changes the game in place: a game taken out of an enum to be changed is a copy, history and
-    /// all, which made every Matchismo choice cost the length of the game.
-    private(set) var setGame: SetGame?
-    private(set) var matchismoGame: MatchismoGame?
+    /// The room's game.
+    private(set) var game: RoomGame
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
     /// The seated players who are online, as the journal tells it (`seat`, `presence`, `unseat`). Every
@@ -89,38 +86,44 @@ final class Room {
         self.archive = archive
         self.ratings = ratings
         startedAt = time
-        install(Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1))
+        game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1)
         isWaiting = options.startsWhenReady
         if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
     }
 
-    /// The game, for reading.
-    var game: RoomGame {
-        if let setGame { return .set(setGame) }
-        return .matchismo(matchismoGame!)
+    /// The SET game, `nil` in a Matchismo room.
+    var setGame: SetGame? {
+        if case .set(let game) = game { game } else { nil }
+    }
+
+    /// The Matchismo game, `nil` in a SET room.
+    var matchismoGame: MatchismoGame? {
+        if case .matchismo(let game) = game { game } else { nil }
     }
 
     func install(_ game: RoomGame) {
-        switch game {
-        case .set(let game):
-            setGame = game
-            matchismoGame = nil
-        case .matchismo(let game):
-            matchismoGame = game
-            setGame = nil
-        }
+        self.game = game
     }
 
-    /// Changes the SET game in place; `nil` in a Matchismo room.
+    /// Stands in while a game is taken out to be changed (see ``updateSetGame(_:)``).
+    private static let placeholder = RoomGame.matchismo(MatchismoGame(seed: 0))
+
+    /// Changes the SET game in place; `nil` in a Matchismo room. The room lets go of the game while it
+    /// changes, so the game's arrays are referenced once and change in place: changed inside the enum,
+    /// it would be copied, history and all, on every move.
     func updateSetGame<T>(_ change: (inout SetGame) -> T) -> T? {
-        guard setGame != nil else { return nil }
-        return change(&setGame!)
+        guard case .set(var taken) = game else { return nil }
+        game = Self.placeholder
+        defer { game = .set(taken) }
+        return change(&taken)
     }
 
-    /// Changes the Matchismo game in place; `nil` in a SET room.
+    /// Changes the Matchismo game in place; `nil` in a SET room (see ``updateSetGame(_:)``).
     func updateMatchismo<T>(_ change: (inout MatchismoGame) -> T) -> T? {
-        guard matchismoGame != nil else { return nil }
-        return change(&matchismoGame!)
+        guard case .matchismo(var taken) = game else { return nil }
+        game = Self.placeholder
+        defer { game = .matchismo(taken) }
+        return change(&taken)
     }
 
     /// The seed of game number `index` of a room seeded with `seed`.
@@ -456,10 +459,9 @@ extension Room {
     /// The room's whole state, for a compacted journal.
     var journalSnapshot: RoomSnapshot {
         let state: RoomSnapshot.Game
-        if let setGame {
-            state = .set(setGame.state)
-        } else {
-            state = .matchismo(matchismoGame!.state)
+        switch game {
+        case .set(let game): state = .set(game.state)
+        case .matchismo(let game): state = .matchismo(game.state)
         }
         return RoomSnapshot(
             name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,

@@ -42,7 +42,7 @@ struct RoomOptions: Equatable, Sendable {
     }
 
     /// Applies `options` (from `JOIN` or `NEW`) on top of these, refusing unknown names and values.
-    func applying(_ options: [String: String], verb: String) -> Result<RoomOptions, ProtocolError> {
+    func applying(_ options: [String: String], verb: Verb?) -> Result<RoomOptions, ProtocolError> {
         var result = self
         for (key, value) in options.sorted(by: { $0.key < $1.key }) {
             func bad(_ allowed: String) -> Result<RoomOptions, ProtocolError> {
@@ -92,7 +92,7 @@ extension RoomOptions {
     init?(journalPairs: [(String, String)]) {
         var fields = Dictionary(journalPairs, uniquingKeysWith: { _, last in last })
         guard let name = fields.removeValue(forKey: "game"), let game = GameKind(rawValue: name),
-            case .success(let options) = RoomOptions(game: game).applying(fields, verb: "-")
+            case .success(let options) = RoomOptions(game: game).applying(fields, verb: nil)
         else { return nil }
         self = options
     }

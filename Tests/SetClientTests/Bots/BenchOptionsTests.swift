@@ -82,9 +82,9 @@ extension Bots {
             }
             #expect(config.isBot(config.botName(3, generation: 2)))
             #expect(!config.isBot("alice"))
-            #expect(config.joinCommand("x") == "JOIN x")
+            #expect(config.joinCommand("x").text == "JOIN x")
             options.game = .matchismo
-            #expect(BotConfig(options: options, tag: "abcd").joinCommand("x") == "JOIN x matchismo")
+            #expect(BotConfig(options: options, tag: "abcd").joinCommand("x").text == "JOIN x matchismo")
         }
     }
 }

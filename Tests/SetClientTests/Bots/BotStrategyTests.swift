@@ -28,9 +28,9 @@ extension Bots {
                     return nil
                 }
                 #expect(positions.map { BotFixtures.boardCards[$0] } == claim.cards)
-                #expect(claim.command.hasPrefix("CHOOSE "))
-                #expect(claim.command.hasSuffix(" @7"))
-                #expect(claim.command.split(separator: " ").count == 5)
+                #expect(claim.command.text.hasPrefix("CHOOSE "))
+                #expect(claim.command.text.hasSuffix(" @7"))
+                #expect(claim.command.text.split(separator: " ").count == 5)
             }
         }
 
@@ -90,7 +90,7 @@ extension Bots {
             }
             var generator = SeededGenerator(seed: 2)
             let claim = BotStrategy.planClaim(in: chained, earlier: nil, mistakes: 0, using: &generator)
-            #expect(claim.map { chain.contains(String($0.command.split(separator: " ")[1])) } == true)
+            #expect(claim.map { chain.contains(String($0.command.text.split(separator: " ")[1])) } == true)
         }
 
         @Test func ultraClaimsAreFourCards() {

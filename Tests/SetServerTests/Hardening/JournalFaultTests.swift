@@ -244,7 +244,7 @@ import Testing
         daemon = try Daemon(arguments)  // Restart 2.
         carl = try daemon.connect("carl")
         #expect(
-            try carl.request("RESUME \(annToken)").errorCode == "BADTOKEN", "the old owner's token is gone")
+            try carl.request("RESUME \(annToken)").error == .badToken, "the old owner's token is gone")
         let back = try daemon.connect("back")
         #expect(try back.request("RESUME \(strangerToken)").isOK("RESUME ann third"))
         let rooms = try carl.request("ROOMS")
@@ -309,7 +309,7 @@ import Testing
         #expect(daemon.terminate() == 0)
         daemon = try Daemon(arguments)
         ann = try daemon.connect("ann")
-        #expect(try ann.request("RESUME \(token)").errorCode == "BADTOKEN")
+        #expect(try ann.request("RESUME \(token)").error == .badToken)
         #expect(try ann.request("ROOMS").final == "OK ROOMS 0")
         #expect(daemon.terminate() == 0)
     }
@@ -341,7 +341,7 @@ import Testing
         for _ in 0..<3000 {
             let reply = try ann.request(text)
             if reply.isOK("CHAT") { continue }
-            if reply.errorCode == "SLOWDOWN" {
+            if reply.error == .slowDown {
                 pause(0.05)
                 continue
             }
@@ -352,7 +352,7 @@ import Testing
         #expect(refused.final.hasPrefix("ERR CHAT UNAVAILABLE "), "\(refused)")
         pause(2.1)  // The chats spent the rate limit.
         let board = try #require(told.boardView)
-        #expect(try ann.request(board.claim(board.sets[0])).errorCode == "UNAVAILABLE")
+        #expect(try ann.request(board.claim(board.sets[0])).error == .unavailable)
         #expect(try ann.request("STATE").isOK("STATE"), "reads still work")
         #expect(try ann.request("ROOMS").isOK("ROOMS"))
 
@@ -367,7 +367,7 @@ import Testing
                 told.update(from: reply.lines, player: "ann")
                 accepted = reply
             } else {
-                #expect(reply.errorCode == "UNAVAILABLE", "\(reply)")
+                #expect(reply.error == .unavailable, "\(reply)")
             }
         }
         try #require(accepted != nil, "changes never resumed")
