@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "SetDigest"),
         // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes.
         .target(name: "SetWeb", dependencies: ["SetDigest"]),
+        // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
+        .target(name: "SetQR"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket", dependencies: ["CEpoll"]),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
