@@ -46,6 +46,7 @@ let package = Package(
         .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
+        .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
