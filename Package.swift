@@ -29,7 +29,8 @@ let package = Package(
         .target(
             name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"], exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
-        .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
+        .target(
+            name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The protocol bots and the load tester that runs fleets of them.
@@ -53,6 +54,7 @@ let package = Package(
             name: "SetServerTests",
             dependencies: [
                 "SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
+                "SetQR",
             ]),
         .testTarget(
             name: "SetServerCoreTests",
