@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "SetDigest"),
         // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes.
         .target(name: "SetWeb", dependencies: ["SetDigest"]),
+        // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
+        .target(name: "SetQR"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket", dependencies: ["CEpoll"]),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
@@ -34,7 +36,7 @@ let package = Package(
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(
             name: "SetServer",
-            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
+            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // The protocol bots and the load tester that runs fleets of them.
@@ -54,14 +56,14 @@ let package = Package(
             name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
+        .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
             dependencies: [
                 "SetServer", "SetEngine", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol",
-                "SetGame",
-                "SetWeb",
+                "SetGame", "SetWeb", "SetQR",
             ]),
         .testTarget(
             name: "SetEngineTests",

@@ -26,8 +26,8 @@ enum Daemon {
         case .version:
             print(DaemonCommand.version)
             exit(0)
-        case .run(let configuration):
-            run(configuration)
+        case .run(let configuration, let showsQRCode):
+            run(configuration, showsQRCode: showsQRCode)
         case .checkJournal(let directory):
             report(JournalTool.check(directory: directory))
         case .repairJournal(let directory):
@@ -40,7 +40,7 @@ enum Daemon {
         exit(report.isHealthy ? 0 : 1)
     }
 
-    private static func run(_ configuration: ServerConfiguration) -> Never {
+    private static func run(_ configuration: ServerConfiguration, showsQRCode: Bool) -> Never {
         raiseDescriptorLimit()
         let server = Server(configuration: configuration)
         // Before start: a stop requested while a long journal is being restored is not lost either.
@@ -55,20 +55,11 @@ enum Daemon {
             printError("setd: cannot start: \(error)")
             exit(1)
         }
-        var banner = "setd listening on port \(port); friends can connect with:\n"
         let addresses = configuration.host.map { [$0] } ?? Socket.localAddresses()
-        for address in addresses {
-            let isIPv6 = address.contains(":")
-            banner += isIPv6 ? "  nc \(address) \(port)    (IPv6)\n" : "  nc \(address) \(port)\n"
-        }
-        if configuration.isHTTPEnabled {
-            banner += "or open the page in a browser:\n"
-            for address in addresses {
-                banner +=
-                    address.contains(":")
-                    ? "  http://[\(address)]:\(port)/\n" : "  http://\(address):\(port)/\n"
-            }
-        }
+        // The QR code is for a person looking at the terminal, not for a log file or a script.
+        let banner = DaemonBanner.text(
+            port: port, addresses: addresses, isHTTPEnabled: configuration.isHTTPEnabled,
+            showsQRCode: showsQRCode && isatty(1) == 1)
         // Unbuffered, so that a script reading the port sees it at once.
         write(1, banner)
         withExtendedLifetime(signals) { dispatchMain() }

@@ -65,6 +65,7 @@ import Testing
         for flag in [
             "--host", "--port", "--max-clients", "--max-rooms", "--grace", "--idle-timeout", "--log-level",
             "--seed", "--help", "-h", "--version", "--fsync", "--check-journal", "--repair-journal",
+            "--no-qr",
         ] {
             #expect(text.contains(flag), "--help mentions \(flag)")
         }
@@ -76,7 +77,7 @@ import Testing
         for flag in listed {
             let value: [String] =
                 switch flag {
-                case "--help", "--version", "--no-http": []
+                case "--help", "--version", "--no-http", "--no-qr": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]
@@ -97,7 +98,8 @@ import Testing
 
     @Test func rateLimitTakesARateAndABurst() throws {
         for (arguments, rate, burst) in [("0", 0.0, 0.0), ("50", 50, 100), ("1000/5000", 1000, 5000)] {
-            guard case .run(let configuration) = try DaemonCommand.parse(["--rate-limit", arguments]) else {
+            guard case .run(let configuration, _) = try DaemonCommand.parse(["--rate-limit", arguments])
+            else {
                 Issue.record("--rate-limit \(arguments) does not run the server")
                 continue
             }
@@ -114,7 +116,9 @@ import Testing
     @Test func fsyncTakesItsThreePoliciesOnly() throws {
         for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
             guard
-                case .run(let configuration) = try DaemonCommand.parse(["--state-dir", "/x", "--fsync", name])
+                case .run(let configuration, _) = try DaemonCommand.parse([
+                    "--state-dir", "/x", "--fsync", name,
+                ])
             else {
                 Issue.record("--fsync \(name) does not run the server")
                 continue

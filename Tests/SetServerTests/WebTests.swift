@@ -330,8 +330,8 @@ import Testing
 /// `--no-http` on the command line, and the banner's links.
 @Suite struct WebDaemonTests {
     @Test func noHTTPTurnsThePageOffAndHTTPIsOnByDefault() throws {
-        guard case .run(let defaults) = try DaemonCommand.parse([]),
-            case .run(let off) = try DaemonCommand.parse(["--no-http", "--port", "0"])
+        guard case .run(let defaults, _) = try DaemonCommand.parse([]),
+            case .run(let off, _) = try DaemonCommand.parse(["--no-http", "--port", "0"])
         else {
             Issue.record("setd did not parse to a run")
             return

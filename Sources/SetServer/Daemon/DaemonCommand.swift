@@ -13,7 +13,7 @@ public enum DaemonCommand {
                     [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
-                    [--rate-limit N[/BURST]]
+                    [--rate-limit N[/BURST]] [--no-qr]
                setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
@@ -46,6 +46,8 @@ public enum DaemonCommand {
           --rate-limit N[/BURST] commands a second per connection, bursts of BURST (default 100/200,
                                  BURST defaults to 2N); 0 turns it off: only for trusted LANs and
                                  benchmarks
+          --no-qr                print no QR code of the page's link under the banner (it is
+                                 printed only when standard output is a terminal)
           --check-journal DIR    say whether the journal in DIR restores, where it is damaged, and
                                  what a repair would drop
           --repair-journal DIR   keep a copy of a damaged journal and drop only what is damaged (a
@@ -61,7 +63,8 @@ public enum DaemonCommand {
 
     /// What the command line asks for.
     public enum Action: Equatable {
-        case run(ServerConfiguration)
+        /// Serve with `configuration`; `showsQRCode` is false after `--no-qr`.
+        case run(ServerConfiguration, showsQRCode: Bool)
         case checkJournal(String)
         case repairJournal(String)
         case help
@@ -71,6 +74,7 @@ public enum DaemonCommand {
     /// Parses arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var configuration = ServerConfiguration()
+        var showsQRCode = true
         var rest = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
             guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
@@ -112,6 +116,7 @@ public enum DaemonCommand {
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)
             case "--no-http": configuration.isHTTPEnabled = false
+            case "--no-qr": showsQRCode = false
             case "--rate-limit":
                 let text = try value(flag)
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
@@ -149,6 +154,6 @@ public enum DaemonCommand {
         if configuration.stateDirectory == nil, arguments.contains("--fsync") {
             throw UsageError(description: "--fsync needs --state-dir: without a journal nothing is written")
         }
-        return .run(configuration)
+        return .run(configuration, showsQRCode: showsQRCode)
     }
 }
