@@ -74,12 +74,6 @@ public final class EmbeddedClient {
         try server.throwReplayMismatch()
     }
 
-    /// Sends a line and reads its reply.
-    public func request(_ line: String) throws -> Reply {
-        try send(line)
-        return try readReply()
-    }
-
     /// Closes the connection from the client's side: the core sees the peer go.
     public func close() {
         guard state == .open else { return }
@@ -131,19 +125,10 @@ public final class EmbeddedClient {
 
     /// The next line, or `nil` at end of file; throws if the connection is open and nothing arrived.
     public func readLineOrEOF() throws -> String? {
+        try server.throwReplayMismatch()
         if let line = readLineIfAny() { return line }
         if isAtEOF { return nil }
         throw ClientError(description: "\(label): the connection is open and nothing more arrived\(context)")
-    }
-
-    /// Reads lines up to and including the next final line (`OK …`/`ERR …`).
-    public func readReply() throws -> Reply {
-        var lines: [String] = []
-        while true {
-            let line = try readLine()
-            if isFinalLine(line) { return Reply(lines: lines, final: line) }
-            lines.append(line)
-        }
     }
 
     /// Reads lines until one satisfies `predicate`; returns the lines skipped and the one found.
@@ -157,12 +142,6 @@ public final class EmbeddedClient {
             skipped.append(line)
         }
         throw ClientError(description: "\(label): no \(what) arrived; skipped \(skipped)")
-    }
-
-    /// Reads lines until one starts with `prefix`.
-    @discardableResult
-    public func expect(prefix: String) throws -> (skipped: [String], line: String) {
-        try expect("line starting '\(prefix)'") { $0.hasPrefix(prefix) }
     }
 
     /// Reads every line up to end of file; throws if the server has not closed the connection.

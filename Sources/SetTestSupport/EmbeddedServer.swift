@@ -138,11 +138,7 @@ public final class EmbeddedServer {
     /// Connects and says `HELLO <name>`; returns the client and its token.
     public func named(_ name: String, host: String = "127.0.0.1") throws -> (EmbeddedClient, String) {
         let client = try connect(name, host: host)
-        let reply = try client.request("HELLO \(name)")
-        guard case .hello(name, let token)? = ServerLine(parsing: reply.final).okDetail else {
-            throw ClientError(description: "\(name): HELLO got \(reply)")
-        }
-        return (client, token)
+        return (client, try client.hello(name))
     }
 
     /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client
@@ -275,5 +271,37 @@ public final class EmbeddedServer {
         } catch {
             replayMismatch = error
         }
+    }
+}
+
+extension EmbeddedServer {
+    /// The `Host` a browser names for this server in tests.
+    public static let testHost = "127.0.0.1:7777"
+
+    /// Opens a connection and upgrades it to a WebSocket as the server's own page does (its `Origin`);
+    /// with `expectGreeting`, reads the greeting.
+    public func webSocket(
+        _ label: String, host: String = "127.0.0.1", origin: String? = "http://\(testHost)",
+        expectGreeting: Bool = true
+    ) throws -> WebSocketClient<EmbeddedClient> {
+        try WebSocketClient(
+            over: open(label, host: host), host: Self.testHost, origin: origin, expectGreeting: expectGreeting
+        )
+    }
+
+    /// Sends `request` on a new connection and reads the response; with `thenClosed`, checks that the
+    /// server closed the connection after it. Returns the connection too, for what follows.
+    @discardableResult
+    public func http(_ request: [UInt8], host: String = "127.0.0.1", thenClosed: Bool = true) throws -> (
+        response: HTTPTestResponse, client: EmbeddedClient
+    ) {
+        let client = open("http", host: host)
+        try client.send(bytes: request)
+        return (try HTTPTestResponse.read(from: client, thenClosed: thenClosed), client)
+    }
+
+    /// `GET target` as curl sends it (`Connection: close`).
+    public func get(_ target: String, host: String = "127.0.0.1") throws -> HTTPTestResponse {
+        try http(HTTPTestResponse.getRequest(target, host: Self.testHost), host: host).response
     }
 }

@@ -50,12 +50,7 @@ public final class TestServer {
     /// Connects and says `HELLO <name>`; returns the client and its token.
     public func named(_ name: String, receiveBufferSize: Int32? = nil) throws -> (TestClient, String) {
         let client = try connect(name, receiveBufferSize: receiveBufferSize)
-        let reply = try client.request("HELLO \(name)")
-        let words = reply.final.split(separator: " ")
-        guard words.count == 4, words[0] == "OK", words[1] == "HELLO", words[2] == name else {
-            throw ClientError(description: "\(name): HELLO got \(reply)")
-        }
-        return (client, String(words[3]))
+        return (client, try client.hello(name))
     }
 
     /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client

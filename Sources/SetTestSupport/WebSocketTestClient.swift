@@ -1,10 +1,33 @@
-import Foundation
 import SetDigest
 
-/// A blocking WebSocket client for loopback tests, written from RFC 6455 apart from the server's framer:
-/// it makes the opening handshake and checks the accept value, masks every frame it sends (unless told
-/// not to), and reads the server's frames, which must be unmasked.
-public final class WebSocketTestClient {
+/// A connection's bytes as a test sees them, in memory (``EmbeddedClient``) or over loopback
+/// (``TestClient``): what the WebSocket and HTTP test clients run on, so one of each serves both.
+public protocol ByteStream: AnyObject {
+    /// The name used in error messages.
+    var label: String { get }
+    /// Sends bytes as they are.
+    func send(bytes: [UInt8]) throws
+    /// The next `count` bytes; throws if they do not come.
+    func readBytes(_ count: Int) throws -> [UInt8]
+    /// The next LF-ended line, or `nil` at the end of the stream.
+    func readLineOrEOF() throws -> String?
+    /// Reads to the end of the stream (the server closed it); returns the lines read on the way.
+    func expectEOF() throws -> [String]
+}
+
+extension EmbeddedClient: ByteStream {}
+
+extension TestClient: ByteStream {
+    /// The next `count` bytes within the default timeout.
+    public func readBytes(_ count: Int) throws -> [UInt8] { try readBytes(count, timeout: 5) }
+    /// Reads to the end of the stream within the default timeout.
+    public func expectEOF() throws -> [String] { try expectEOF(timeout: 5) }
+}
+
+/// A WebSocket client written from RFC 6455 apart from the server's framer, over any ``ByteStream``: it
+/// makes the opening handshake and checks the accept value, masks every frame it sends (unless told
+/// not to), and reads the server's frames, which must be unmasked. One text message is one line.
+public final class WebSocketClient<Stream: ByteStream>: LineClient {
     /// One frame from the server.
     public struct Frame: Equatable, Sendable {
         /// The opcode: 1 text, 8 close, 9 ping, 10 pong.
@@ -29,52 +52,47 @@ public final class WebSocketTestClient {
         }
     }
 
-    /// The TCP connection underneath.
-    public let raw: TestClient
+    /// The connection underneath.
+    public let raw: Stream
     /// The handshake response's lines, the status line first.
     public private(set) var handshake: [String] = []
+    /// The name used in error messages.
+    public var label: String { raw.label }
 
-    /// The accept value RFC 6455 §4.2.2 derives from a key.
-    public static func accept(forKey key: String) -> String {
-        Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
-    }
-
-    /// Connects to 127.0.0.1:`port`, upgrades `/ws` and, with `expectGreeting`, reads the greeting
-    /// (the first text frame, `SETD 1 …`). `extraFrames` go in the same write as the request, to test a
-    /// client that does not wait for the 101.
+    /// Upgrades `/ws` over `raw` (a page of `origin` asking, as a browser does; `nil` sends no `Origin`,
+    /// as a bot does) and, with `expectGreeting`, reads the greeting (the first text frame, `SETD 1 …`).
+    /// `extraFrames` go in the same write as the request, to test a client that does not wait for the
+    /// 101.
     public init(
-        port: UInt16, label: String, expectGreeting: Bool = true, extraFrames: [UInt8] = []
+        over raw: Stream, host: String, origin: String? = nil, expectGreeting: Bool = true,
+        extraFrames: [UInt8] = []
     ) throws {
-        raw = try TestClient(port: port, label: label)
-        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let request =
-            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:\(port)\r\n\r\n"
+        self.raw = raw
+        let key = Base64Text.encode((0..<16).map { _ in UInt8.random(in: 0...255) })
+        var request =
+            "GET /ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { request += "Origin: \(origin)\r\n" }
+        request += "\r\n"
         try raw.send(bytes: Array(request.utf8) + extraFrames)
-        handshake = try Self.readHead(raw)
+        handshake = try HTTPTestResponse.readHead(raw)
         guard handshake.first == "HTTP/1.1 101 Switching Protocols" else {
-            throw ClientError(description: "\(label): the upgrade got \(handshake)")
+            throw ClientError(description: "\(raw.label): the upgrade got \(handshake)")
         }
         guard handshake.contains("Sec-WebSocket-Accept: \(Self.accept(forKey: key))") else {
-            throw ClientError(description: "\(label): wrong or missing accept value in \(handshake)")
+            throw ClientError(description: "\(raw.label): wrong or missing accept value in \(handshake)")
         }
         if expectGreeting {
             let greeting = try readText()
             guard greeting.hasPrefix("SETD 1 ") else {
-                throw ClientError(description: "\(label): greeting was '\(greeting)'")
+                throw ClientError(description: "\(raw.label): greeting was '\(greeting)'")
             }
         }
     }
 
-    /// Reads an HTTP response head: lines up to the blank one, without their CRs.
-    static func readHead(_ raw: TestClient) throws -> [String] {
-        var lines: [String] = []
-        while true {
-            var line = try raw.readLine()
-            if line.hasSuffix("\r") { line.removeLast() }
-            if line.isEmpty { return lines }
-            lines.append(line)
-        }
+    /// The accept value RFC 6455 §4.2.2 derives from a key.
+    public static func accept(forKey key: String) -> String {
+        Base64Text.encode(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
     }
 
     // MARK: Writing
@@ -108,69 +126,50 @@ public final class WebSocketTestClient {
         try raw.send(bytes: bytes)
     }
 
-    /// Sends a line and reads its reply.
-    public func request(_ line: String, timeout: Double = 5) throws -> Reply {
-        try send(line)
-        return try readReply(timeout: timeout)
-    }
-
     // MARK: Reading
 
-    /// The next frame; throws at end of file, after `timeout`, or on a masked server frame.
-    public func readFrame(timeout: Double = 5) throws -> Frame {
-        let header = try raw.readBytes(2, timeout: timeout)
+    /// The next frame; throws at end of file, when none comes, or on a masked server frame.
+    public func readFrame() throws -> Frame {
+        let header = try raw.readBytes(2)
         guard header[1] & 0x80 == 0 else {
             throw ClientError(description: "\(raw.label): the server masked a frame")
         }
         var length = Int(header[1] & 0x7F)
         if length == 126 {
-            let extended = try raw.readBytes(2, timeout: timeout)
+            let extended = try raw.readBytes(2)
             length = Int(extended[0]) << 8 | Int(extended[1])
         } else if length == 127 {
-            length = try raw.readBytes(8, timeout: timeout).reduce(0) { $0 << 8 | Int($1) }
+            length = try raw.readBytes(8).reduce(0) { $0 << 8 | Int($1) }
         }
-        let payload = try raw.readBytes(length, timeout: timeout)
+        let payload = try raw.readBytes(length)
         return Frame(opcode: header[0] & 0x0F, isFinal: header[0] & 0x80 != 0, payload: payload)
     }
 
     /// The next frame's text; throws if it is not a final text frame.
-    public func readText(timeout: Double = 5) throws -> String {
-        let frame = try readFrame(timeout: timeout)
+    public func readText() throws -> String {
+        let frame = try readFrame()
         guard frame.opcode == 1, frame.isFinal else {
             throw ClientError(description: "\(raw.label): expected a text frame, got \(frame)")
         }
         return frame.text
     }
 
-    /// Reads text messages up to and including the next final line (`OK …`/`ERR …`).
-    public func readReply(timeout: Double = 5) throws -> Reply {
-        let deadline = monotonicNow() + timeout
-        var lines: [String] = []
-        while true {
-            let line = try readText(timeout: max(0.001, deadline - monotonicNow()))
-            if isFinalLine(line) { return Reply(lines: lines, final: line) }
-            lines.append(line)
+    /// The next text message as a line; `nil` at the server's close frame.
+    public func readLineOrEOF() throws -> String? {
+        let frame = try readFrame()
+        if frame.opcode == 8 { return nil }
+        guard frame.opcode == 1, frame.isFinal else {
+            throw ClientError(description: "\(raw.label): expected a text frame, got \(frame)")
         }
-    }
-
-    /// Reads text messages until one starts with `prefix`; returns the ones skipped and the one found.
-    @discardableResult
-    public func expect(prefix: String, timeout: Double = 5) throws -> (skipped: [String], line: String) {
-        let deadline = monotonicNow() + timeout
-        var skipped: [String] = []
-        while true {
-            let line = try readText(timeout: max(0.001, deadline - monotonicNow()))
-            if line.hasPrefix(prefix) { return (skipped, line) }
-            skipped.append(line)
-        }
+        return frame.text
     }
 
     /// Reads frames up to the server's close frame (returning it and the text messages before it), then
-    /// checks that the server closes the TCP connection.
-    public func expectClose(timeout: Double = 5) throws -> (close: Frame, texts: [String]) {
+    /// checks that the server closes the connection.
+    public func expectClose() throws -> (close: Frame, texts: [String]) {
         var texts: [String] = []
         while true {
-            let frame = try readFrame(timeout: timeout)
+            let frame = try readFrame()
             if frame.opcode == 1 {
                 texts.append(frame.text)
                 continue
@@ -178,12 +177,51 @@ public final class WebSocketTestClient {
             guard frame.opcode == 8 else {
                 throw ClientError(description: "\(raw.label): expected a close frame, got \(frame)")
             }
-            let rest = try raw.expectEOF(timeout: timeout)
+            let rest = try raw.expectEOF()
             guard rest.isEmpty else {
                 throw ClientError(description: "\(raw.label): bytes after the close frame: \(rest)")
             }
             return (frame, texts)
         }
+    }
+}
+
+/// A WebSocket client over loopback.
+public typealias WebSocketTestClient = WebSocketClient<TestClient>
+
+extension WebSocketClient where Stream == TestClient {
+    /// Connects to 127.0.0.1:`port`, upgrades `/ws` as the server's own page would (its `Origin`), and
+    /// with `expectGreeting` reads the greeting.
+    public convenience init(
+        port: UInt16, label: String, expectGreeting: Bool = true, extraFrames: [UInt8] = []
+    ) throws {
+        try self.init(
+            over: try TestClient(port: port, label: label), host: "127.0.0.1:\(port)",
+            origin: "http://127.0.0.1:\(port)", expectGreeting: expectGreeting, extraFrames: extraFrames)
+    }
+}
+
+/// Base64 (RFC 4648) for the handshake's key, written apart from the server's.
+enum Base64Text {
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
+            let value = chunk.enumerated().reduce(UInt32(0)) {
+                $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset))
+            }
+            for slot in 0..<4 {
+                out.append(
+                    slot <= chunk.count
+                        ? alphabet[Int(value >> (18 - 6 * UInt32(slot)) & 0x3F)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -204,7 +242,7 @@ public struct HTTPTestResponse: Sendable {
         for field in fields {
             guard let colon = field.firstIndex(of: ":") else { continue }
             if field[..<colon].lowercased() == name.lowercased() {
-                return field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                return String(field[field.index(after: colon)...].drop { $0 == " " || $0 == "\t" })
             }
         }
         return nil
@@ -223,29 +261,42 @@ public struct HTTPTestResponse: Sendable {
     /// `GET target` with a Host, as curl sends it, and `Connection: close` (the page's connection
     /// otherwise stays open for the next request).
     public static func get(port: UInt16, _ target: String) throws -> HTTPTestResponse {
-        try fetch(
-            port: port,
-            Array(
-                "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: test\r\nConnection: close\r\n\r\n"
-                    .utf8))
+        try fetch(port: port, getRequest(target, host: "127.0.0.1:\(port)"))
     }
 
     /// Reads one response from `client`, then (unless `thenClosed` is false) its end of file.
-    public static func read(from client: TestClient, timeout: Double = 5, thenClosed: Bool = true) throws
-        -> HTTPTestResponse
+    public static func read(from client: some ByteStream, thenClosed: Bool = true) throws -> HTTPTestResponse
     {
-        let head = try WebSocketTestClient.readHead(client)
+        let head = try readHead(client)
         guard let statusLine = head.first else {
             throw ClientError(description: "\(client.label): no status line")
         }
         var response = HTTPTestResponse(statusLine: statusLine, fields: Array(head.dropFirst()), body: [])
         let length = Int(response.value("Content-Length") ?? "0") ?? 0
-        response.body = try client.readBytes(length, timeout: timeout)
+        response.body = try client.readBytes(length)
         guard thenClosed else { return response }
-        let rest = try client.expectEOF(timeout: timeout)
+        let rest = try client.expectEOF()
         guard rest.isEmpty else {
             throw ClientError(description: "\(client.label): bytes after the body: \(rest)")
         }
         return response
+    }
+
+    /// Reads an HTTP response head: lines up to the blank one, without their CRs.
+    static func readHead(_ raw: some ByteStream) throws -> [String] {
+        var lines: [String] = []
+        while true {
+            guard var line = try raw.readLineOrEOF() else {
+                throw ClientError(description: "\(raw.label): end of file in a response head after \(lines)")
+            }
+            if line.hasSuffix("\r") { line.removeLast() }
+            if line.isEmpty { return lines }
+            lines.append(line)
+        }
+    }
+
+    /// `GET target` with a Host, as curl sends it, and `Connection: close`.
+    public static func getRequest(_ target: String, host: String) -> [UInt8] {
+        Array("GET \(target) HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: test\r\nConnection: close\r\n\r\n".utf8)
     }
 }

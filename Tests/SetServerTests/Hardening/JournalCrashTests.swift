@@ -61,15 +61,6 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 /// `kill -9`, torn journals and restarts of the real `setd` with `--state-dir`: nothing acknowledged is
 /// ever lost, and nothing that was not judged ever appears.
 @Suite struct JournalCrashTests {
-    /// Says `HELLO` and returns the token.
-    private func hello(_ client: TestClient, _ name: String) throws -> String {
-        let reply = try client.request("HELLO \(name)")
-        let parts = words(reply.final)
-        guard parts.count == 4, reply.isOK("HELLO \(name)") else {
-            throw ClientError(description: "HELLO \(name) got \(reply)")
-        }
-        return parts[3]
-    }
 
     /// The state after `claims`, from an in-process server with the same seed: games are deterministic
     /// from the seed, so this is what a daemon that judged every one of `claims` must show.
@@ -98,10 +89,10 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         var daemon = try Daemon(arguments)
 
         var ann = try daemon.connect("ann")
-        let annToken = try hello(ann, "ann")
+        let annToken = try ann.hello("ann")
         var told = try Told(snapshot: try ann.request("JOIN fun").lines, player: "ann")
         let bob = try daemon.connect("bob")
-        _ = try hello(bob, "bob")
+        _ = try bob.hello("bob")
         let bobJoin = try bob.request("JOIN fun")
         _ = try ann.expect(prefix: "ROOM fun set 2 playing")
         var claims: [Claim] = []
@@ -254,7 +245,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let journal = directory.path + "/journal"
         var daemon = try Daemon(arguments)
         var ann = try daemon.connect("ann")
-        let token = try hello(ann, "ann")
+        let token = try ann.hello("ann")
         var told = try Told(snapshot: try ann.request("JOIN fun").lines, player: "ann")
         for _ in 0..<2 {
             let board = try #require(told.boardView)
@@ -317,10 +308,10 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let arguments = ["--state-dir", directory.path, "--seed", "5"]
         var daemon = try Daemon(arguments)
         let ann = try daemon.connect("ann")
-        let annToken = try hello(ann, "ann")
+        let annToken = try ann.hello("ann")
         let join = try ann.request("JOIN den")
         let bob = try daemon.connect("bob")
-        let bobToken = try hello(bob, "bob")
+        let bobToken = try bob.hello("bob")
         #expect(try bob.request("JOIN den").isOK("JOIN"))
         _ = try ann.expect(prefix: "ROOM den set 2")
         let board = try #require(BoardView.last(in: join.lines))
@@ -363,11 +354,11 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let arguments = ["--state-dir", directory.path, "--seed", "11"]
         var daemon = try Daemon(arguments)
         let ann = try daemon.connect("ann")
-        var tokenOf = ["ann": try hello(ann, "ann")]
+        var tokenOf = ["ann": try ann.hello("ann")]
         let join = try ann.request("JOIN m matchismo n=2")
         try #require(join.isOK("JOIN"), "\(join)")
         let bob = try daemon.connect("bob")
-        tokenOf["bob"] = try hello(bob, "bob")
+        tokenOf["bob"] = try bob.hello("bob")
         #expect(try bob.request("JOIN m matchismo").isOK("JOIN"))
         _ = try ann.expect(prefix: "ROOM m matchismo 2 playing")
 
@@ -447,7 +438,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let arguments = ["--seed", "3"]
         var daemon = try Daemon(arguments, workingDirectory: directory.path)
         let ann = try daemon.connect("ann")
-        let token = try hello(ann, "ann")
+        let token = try ann.hello("ann")
         let join = try ann.request("JOIN fun")
         let board = try #require(BoardView.last(in: join.lines))
         #expect(try ann.request(board.claim(board.sets[0])).isOK("CHOOSE"))

@@ -25,14 +25,6 @@ import Testing
         return (status, child.output(within: 1) + child.errors(within: 1))
     }
 
-    private func hello(_ client: TestClient, _ name: String) throws -> String {
-        let reply = try client.request("HELLO \(name)")
-        guard case .hello(_, let token)? = ServerLine(parsing: reply.final).okDetail else {
-            throw ClientError(description: "HELLO \(name) got \(reply)")
-        }
-        return token
-    }
-
     private func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw ClientError(description: "cannot write \(path)") }
@@ -45,7 +37,7 @@ import Testing
         let directory = try TemporaryDirectory("setd-damage")
         let daemon = try Daemon(["--state-dir", directory.path])
         let ann = try daemon.connect("ann")
-        _ = try hello(ann, "ann")
+        _ = try ann.hello("ann")
         #expect(try ann.request("JOIN fun").isOK("JOIN"))
         for text in ["one", "two", "three"] { #expect(try ann.request("CHAT \(text)").isOK("CHAT")) }
         #expect(daemon.terminate() == 0)
@@ -154,7 +146,7 @@ import Testing
             errors.contains("another setd (pid \(first.child.pid)) is using \(directory.path)"), "\(errors)")
         // The first goes on, and its journal is the one file.
         let ann = try first.connect("ann")
-        _ = try hello(ann, "ann")
+        _ = try ann.hello("ann")
         #expect(try ann.request("JOIN fun").isOK("JOIN"))
         #expect(first.terminate() == 0)
         let second = try Daemon(["--state-dir", directory.path])
@@ -208,7 +200,7 @@ import Testing
         // It compacts at start, through journal.tmp.
         let daemon = try Daemon(["--state-dir", directory.path])
         let ann = try daemon.connect("ann")
-        _ = try hello(ann, "ann")
+        _ = try ann.hello("ann")
         #expect(try ann.request("JOIN fun").isOK("JOIN"))
         #expect(daemon.terminate() == 0)
         #expect(readFile(target) == Array("do not touch\n".utf8))
@@ -220,10 +212,10 @@ import Testing
         let arguments = ["--state-dir", directory.path, "--seed", "9"]
         var daemon = try Daemon(arguments)
         var ann = try daemon.connect("ann")
-        let annToken = try hello(ann, "ann")
+        let annToken = try ann.hello("ann")
         #expect(try ann.request("JOIN first").isOK("JOIN"))
         let bob = try daemon.connect("bob")
-        let bobToken = try hello(bob, "bob")
+        let bobToken = try bob.hello("bob")
         #expect(try bob.request("JOIN first").isOK("JOIN"))
         // Ann moves rooms; her seat goes with her token.
         #expect(try ann.request("JOIN second").isOK("JOIN"))
@@ -237,7 +229,7 @@ import Testing
         // Ann quits: her name is free, and a stranger takes it.
         #expect(try ann.request("QUIT").isOK("QUIT"))
         let stranger = try daemon.connect("stranger")
-        let strangerToken = try hello(stranger, "ann")
+        let strangerToken = try stranger.hello("ann")
         #expect(try stranger.request("JOIN third").isOK("JOIN"))
         #expect(daemon.terminate() == 0)
 
@@ -269,12 +261,12 @@ import Testing
             let arguments = ["--state-dir", directory.path, "--seed", "4"]
             var daemon = try Daemon(arguments)
             let ann = try daemon.connect("ann")
-            let annToken = try hello(ann, "ann")
+            let annToken = try ann.hello("ann")
             #expect(try ann.request("JOIN m matchismo").isOK("JOIN"))
             #expect(try ann.request("NEW").final == "OK NEW started")
             for position in ["a", "b", "c"] { #expect(try ann.request("CHOOSE \(position)").isOK("CHOOSE")) }
             let bob = try daemon.connect("bob")
-            let bobToken = try hello(bob, "bob")
+            let bobToken = try bob.hello("bob")
             #expect(try bob.request("JOIN r matchismo start=ready").isOK("JOIN"))
             #expect(try bob.request("READY").isOK("READY"))
             _ = try bob.expect(prefix: "ROOM r matchismo 1 playing")
@@ -301,7 +293,7 @@ import Testing
         let arguments = ["--state-dir", directory.path, "--grace", "1"]
         var daemon = try Daemon(arguments)
         var ann = try daemon.connect("ann")
-        let token = try hello(ann, "ann")
+        let token = try ann.hello("ann")
         #expect(try ann.request("JOIN brief").isOK("JOIN"))
         ann.close()
         // The seat expires and the room closes with nobody connected; then SIGTERM.
@@ -326,7 +318,7 @@ import Testing
         let arguments = ["--state-dir", state, "--seed", "4"]
         var daemon = try Daemon(arguments)
         var ann = try daemon.connect("ann")
-        let token = try hello(ann, "ann")
+        let token = try ann.hello("ann")
         var told = try Told(snapshot: try ann.request("JOIN fun").lines, player: "ann")
         // Fill the disk.
         let filler = mountPoint.path + "/filler"
