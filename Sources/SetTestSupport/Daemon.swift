@@ -16,10 +16,23 @@ public final class Daemon: Sendable {
 
     /// Starts `setd --host 127.0.0.1 --port <port> --log-level warn` and `arguments` (which may override
     /// them), in `workingDirectory` if given, and waits for it to say where it listens. Port 0, the
-    /// default, picks a free port; another port lets a test restart a daemon where it was.
-    public init(_ arguments: [String] = [], port: UInt16 = 0, workingDirectory: String? = nil) throws {
+    /// default, picks a free port; another port lets a test restart a daemon where it was. With
+    /// `descriptorLimit` the daemon may open no more descriptors than that (soft and hard limit).
+    public init(
+        _ arguments: [String] = [], port: UInt16 = 0, workingDirectory: String? = nil,
+        descriptorLimit: Int? = nil
+    ) throws {
         let all = ["--host", "127.0.0.1", "--port", String(port), "--log-level", "warn"] + arguments
-        let child = try Child(try setdPath(), all, workingDirectory: workingDirectory)
+        let child: Child
+        if let descriptorLimit {
+            // The shell lowers both limits, then becomes setd.
+            let script =
+                "ulimit -Sn \(descriptorLimit) && ulimit -Hn \(descriptorLimit) && exec \"$0\" \"$@\""
+            child = try Child(
+                "/bin/sh", ["-c", script, try setdPath()] + all, workingDirectory: workingDirectory)
+        } else {
+            child = try Child(try setdPath(), all, workingDirectory: workingDirectory)
+        }
         let banner = child.output(within: Self.startTimeout) { Self.port(inBanner: $0) != nil }
         guard let found = Self.port(inBanner: banner) else {
             child.stop()

@@ -165,3 +165,16 @@ public func descendant(of pid: pid_t, named name: String) -> pid_t? {
     }
     return nil
 }
+
+/// The CPU seconds (user and system) process `pid` has used, from /proc/<pid>/stat.
+public func cpuSeconds(pid: pid_t) -> Double? {
+    guard let bytes = readFile("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
+        return nil
+    }
+    // After the command name in parentheses: state is field 3; utime and stime are fields 14 and 15.
+    let fields = bytes[(close + 2)...].split(separator: 0x20).map { String(decoding: $0, as: UTF8.self) }
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+        return nil
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

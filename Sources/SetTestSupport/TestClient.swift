@@ -32,11 +32,12 @@ public func pause(_ seconds: Double) {
     usleep(UInt32(seconds * 1_000_000))
 }
 
-/// Opens a blocking TCP socket to 127.0.0.1:`port`. `receiveBufferSize` shrinks its receive buffer
-/// before connecting, so a client that stops reading backs the server up quickly; `configure` sets any
-/// other option first.
+/// Opens a blocking TCP socket to 127.0.0.1:`port`, from the loopback address `source` (127.0.0.2 …
+/// stand for other hosts) if given. `receiveBufferSize` shrinks its receive buffer before connecting, so
+/// a client that stops reading backs the server up quickly; `configure` sets any other option first.
 public func connectToLoopback(
-    port: UInt16, label: String, receiveBufferSize: Int32? = nil, configure: (Int32) -> Void = { _ in }
+    port: UInt16, label: String, source: String? = nil, receiveBufferSize: Int32? = nil,
+    configure: (Int32) -> Void = { _ in }
 ) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw ClientError(description: "\(label): socket failed, errno \(errno)") }
@@ -44,6 +45,24 @@ public func connectToLoopback(
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
     configure(fd)
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+            Glibc.close(fd)
+            throw ClientError(description: "\(label): '\(source)' is not an IPv4 address")
+        }
+        let bound = withUnsafePointer(to: &local) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw ClientError(description: "\(label): bind to \(source) failed, errno \(code)")
+        }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(port).bigEndian
@@ -79,10 +98,12 @@ public final class TestClient {
 
     /// Connects to 127.0.0.1:`port`. `receiveBufferSize` shrinks the socket's receive buffer before
     /// connecting, so that a client which stops reading backs the server up quickly.
-    public init(port: UInt16, label: String, receiveBufferSize: Int32? = nil) throws {
+    public init(port: UInt16, label: String, source: String? = nil, receiveBufferSize: Int32? = nil) throws {
         self.label = label
         // Writes block at most this long, in case the server stops reading.
-        fd = try connectToLoopback(port: port, label: label, receiveBufferSize: receiveBufferSize) { fd in
+        fd = try connectToLoopback(
+            port: port, label: label, source: source, receiveBufferSize: receiveBufferSize
+        ) { fd in
             var timeout = timeval(tv_sec: 10, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var yes: Int32 = 1

@@ -41,7 +41,21 @@ enum Daemon {
     }
 
     private static func run(_ configuration: ServerConfiguration, showsQRCode: Bool) -> Never {
-        raiseDescriptorLimit()
+        var configuration = configuration
+        let descriptors = raiseDescriptorLimit()
+        // As nginx warns when worker_connections exceed the open file limit: past the limit, accepts
+        // fail; below it, a connection over --max-clients gets a clear ERR - FULL.
+        if let descriptors, configuration.maxClients > descriptors - reservedDescriptors {
+            let fitting = max(1, descriptors - reservedDescriptors)
+            // Said only when the host asked for more: the default is a ceiling, not a promise.
+            if configuration.maxClients != ServerConfiguration().maxClients {
+                printError(
+                    "setd: --max-clients \(configuration.maxClients) needs more descriptors than the "
+                        + "\(descriptors) this process may open (ulimit -n); serving at most \(fitting) clients"
+                )
+            }
+            configuration.maxClients = fitting
+        }
         let server = Server(configuration: configuration)
         // Before start: a stop requested while a long journal is being restored is not lost either.
         let signals = exitOnSignals(server)
@@ -80,11 +94,21 @@ enum Daemon {
     }
 
     /// Lifts the soft descriptor limit to the hard one: 10,000 players need 10,000 descriptors.
-    private static func raiseDescriptorLimit() {
+    /// Descriptors kept for everything but clients: the listener, epoll, the journal, the log, the
+    /// reserve descriptor, Dispatch's own.
+    private static let reservedDescriptors = 32
+
+    /// Raises the soft limit of open descriptors to the hard one; returns the limit in force.
+    private static func raiseDescriptorLimit() -> Int? {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
+        guard getrlimit(resource, &limit) == 0 else { return nil }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = rlimit(rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max)
+            var wanted = raised
+            if setrlimit(resource, &wanted) == 0 { limit = raised }
+        }
+        // RLIM_INFINITY is all ones.
+        return limit.rlim_cur == rlim_t.max ? nil : Int(clamping: limit.rlim_cur)
     }
 }

@@ -81,6 +81,7 @@ import Testing
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]
+                case "--allow-origin": ["https://set.example.org"]
                 default: ["5"]
                 }
             #expect(throws: Never.self, "\(flag) parses") { _ = try DaemonCommand.parse([flag] + value) }

@@ -13,7 +13,7 @@ public enum DaemonCommand {
                     [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
-                    [--rate-limit N[/BURST]] [--no-qr]
+                    [--rate-limit N[/BURST]] [--no-qr] [--allow-origin ORIGIN ...]
                setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
@@ -46,6 +46,9 @@ public enum DaemonCommand {
           --rate-limit N[/BURST] commands a second per connection, bursts of BURST (default 100/200,
                                  BURST defaults to 2N); 0 turns it off: only for trusted LANs and
                                  benchmarks
+          --allow-origin ORIGIN  let pages of ORIGIN (e.g. https://set.example.org, the proxy's public
+                                 address) use the page and its WebSocket; may be given more than once.
+                                 Without it only this server's own page may (its Origin must be its Host)
           --no-qr                print no QR code of the page's link under the banner (it is
                                  printed only when standard output is a terminal)
           --check-journal DIR    say whether the journal in DIR restores, where it is damaged, and
@@ -117,6 +120,15 @@ public enum DaemonCommand {
             case "--state-dir": configuration.stateDirectory = try value(flag)
             case "--no-http": configuration.isHTTPEnabled = false
             case "--no-qr": showsQRCode = false
+            case "--allow-origin":
+                let origin = try value(flag)
+                guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/")
+                else {
+                    throw UsageError(
+                        description:
+                            "--allow-origin takes an origin like https://set.example.org, not '\(origin)'")
+                }
+                configuration.allowedOrigins.append(origin)
             case "--rate-limit":
                 let text = try value(flag)
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
