@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "setd", targets: ["setd"]),
         .executable(name: "set-cli", targets: ["set-cli"]),
         .executable(name: "set-bench", targets: ["set-bench"]),
+        .executable(name: "set-sim", targets: ["set-sim"]),
         .library(name: "SetGame", targets: ["SetGame"]),
     ],
     targets: [
@@ -50,6 +51,11 @@ let package = Package(
             ]),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
+        // The deterministic simulation of the whole server under faults (scripts/simulate.sh).
+        .target(
+            name: "SetSimulation",
+            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetGame", "SetTestSupport"]),
+        .executableTarget(name: "set-sim", dependencies: ["SetSimulation"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
         .executableTarget(
@@ -70,6 +76,7 @@ let package = Package(
             dependencies: [
                 "SetEngine", "SetServerCore", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
             ]),
+        .testTarget(name: "SetSimulationTests", dependencies: ["SetSimulation", "SetServerCore"]),
         .testTarget(
             name: "SetServerCoreTests",
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),

@@ -20,4 +20,7 @@ public enum Action: Equatable, Sendable {
     case log(LogEvent)
     /// Call ``Engine/wake(at:)`` at this uptime (it replaces any wake asked for before).
     case wake(at: Double)
+    /// Stop the process at once with this status, writing nothing more: a journal write failed, and
+    /// the state in memory holds a change the journal does not. A restart restores the journal's state.
+    case exit(status: Int32, reason: String)
 }

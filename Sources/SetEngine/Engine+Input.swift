@@ -87,10 +87,7 @@ extension Engine {
         guard admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) else {
             return
         }
-        let verb = command?.verb
-        originator = (connection.id, verb)
         carryOut(core.handle(parsed, from: connection.id, at: now))
-        originator = nil
     }
 
     /// What a command costs against the rate limit, in commands: listing every room, or a history of
@@ -139,6 +136,24 @@ extension Engine {
 
     // MARK: HTTP
 
+    /// Takes one page request from the address's bucket; over it, `429` and the close.
+    private func admitPage(from connection: Connection) -> Bool {
+        guard configuration.commandsPerSecond > 0 else { return true }
+        let key = connection.peer.key
+        var bucket =
+            pageBuckets[key]
+            ?? RateLimiter(
+                rate: EngineLimits.pagesPerSecondPerAddress, burst: EngineLimits.pageBurstPerAddress)
+        let admitted = bucket.admit(at: now.uptime)
+        pageBuckets[key] = bucket
+        guard !admitted else { return true }
+        respond(
+            WebRouter.reply(
+                toFailure: .tooManyRequests, "more page requests from your address than the rate limit"),
+            to: nil, on: connection)
+        return false
+    }
+
     /// Request heads, one after another on a persistent connection (pipelined ones included).
     private func receiveHeads(_ bytes: [UInt8], on connection: Connection) {
         var input = bytes
@@ -156,10 +171,12 @@ extension Engine {
                 return
             case .complete(let head, let rest):
                 connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
-                guard admit(on: connection, verb: nil) else { return }
+                guard admit(on: connection, verb: nil), admitPage(from: connection) else { return }
                 let reply = WebRouter.reply(
                     to: head, page: page, allowedOrigins: configuration.allowedOrigins)
                 respond(reply, to: head, on: connection)
+                // A reply that took the connection over its cap dropped it: nothing more happens on it.
+                guard connection.isReading else { return }
                 if reply.isUpgrade {
                     connection.mode = .webSocket(
                         WebSocketDecoder(maximumMessageLength: EngineLimits.maximumMessageLength))

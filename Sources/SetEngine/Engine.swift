@@ -28,6 +28,9 @@ public final class Engine {
     /// Counted connections (every one accepted, in any mode, until its descriptor is closed) by address.
     private var perAddress: [String: Int] = [:]
     private var countedConnections = 0
+    /// Each address's bucket of page requests, while it is not full (see
+    /// ``EngineLimits/pagesPerSecondPerAddress``).
+    var pageBuckets: [String: RateLimiter] = [:]
     /// Connections in their sniff window, oldest first.
     var sniffing = SniffQueue()
     /// HTTP connections and closing ones, which the once-a-second tick checks for their deadlines.
@@ -37,16 +40,12 @@ public final class Engine {
     /// Actions made after a commit, waiting for its result; each `.commitJournal` in it starts the next
     /// batch to hand out.
     private var held: [Action] = []
-    /// For each commit marker handed out or held, the connection and verb whose reply follows it.
-    private var commitOriginators: [(id: ConnectionID, verb: Verb?)?] = []
     private var hasUncommittedRecords = false
     /// Whether the journal can be written; while it cannot, changes are refused by the core and nothing
     /// is gated (there is nothing to wait for: the rewrite that ends the outage captures the effects).
     public private(set) var isJournalAvailable = true
     /// Connections dropped while effects were being carried out; told to the core right after them.
     private var lost: [(ConnectionID, String)] = []
-    /// The connection and verb of the command being handled.
-    var originator: (id: ConnectionID, verb: Verb?)?
     /// Connections whose output was queued since the shell last said what it wrote.
     private var written: [Connection] = []
     private var announcedWake: Double?
@@ -55,12 +54,16 @@ public final class Engine {
     var now = Instant(uptime: 0, wall: 0)
     let page: [UInt8]
 
-    /// Creates an engine with no connections and no rooms; `page` is what `GET /` serves.
-    public init(configuration: ServerConfiguration, page: [UInt8] = Array(WebPage.html.utf8)) {
+    /// Creates an engine with no connections and no rooms; `page` is what `GET /` serves, and the core's
+    /// secrets come from `random`.
+    public init(
+        configuration: ServerConfiguration, page: [UInt8] = Array(WebPage.html.utf8),
+        random: Randomness = .system
+    ) {
         self.configuration = configuration
         self.page = page
         outputLimit = configuration.maximumOutputBytes
-        core = ServerCore(configuration: configuration)
+        core = ServerCore(configuration: configuration, random: random)
     }
 
     /// Bytes of output a connection may have waiting, whatever they are (lines, pages, pongs, close
@@ -180,6 +183,7 @@ public final class Engine {
         endSniffWindows()
         carryOut(core.tick(at: now))
         checkDeadlines()
+        pageBuckets = pageBuckets.filter { !$0.value.isFull(at: now.uptime) }
         return end()
     }
 
@@ -218,13 +222,14 @@ public final class Engine {
         case failed(String)
     }
 
-    /// The shell carried out a ``Action/commitJournal``: on success the lines held behind it go out; on
-    /// failure they are withheld (the command that made the change is answered `UNAVAILABLE`; what it
-    /// changed may appear once the journal is rewritten, as after a crash a change whose reply never
-    /// came may or may not have happened), and changes are refused until ``journalRecovered(at:)``.
+    /// The shell carried out a ``Action/commitJournal``: on success the lines held behind it go out. On
+    /// failure nothing held behind it leaves — no line says a change happened that the journal does not
+    /// hold — and the process must stop (``Action/exit(status:reason:)``): its state now holds a change
+    /// its journal does not, and only a restart from the journal makes the two one again (PostgreSQL
+    /// stops on a failed `fsync` for the same reason). A full disk never gets here: the journal keeps
+    /// space reserved and says it is running out before a change is made (``journalFailed(_:at:)``).
     public func journalCommitted(_ result: CommitResult, at now: Instant) -> [Action] {
         begin(at: now)
-        let originator = commitOriginators.isEmpty ? nil : commitOriginators.removeFirst()
         // The batch this commit held back, with the next commit (if any) that ends it.
         let batchEnd = held.firstIndex(of: .commitJournal).map { $0 + 1 } ?? held.endIndex
         let batch = Array(held[..<batchEnd])
@@ -232,23 +237,19 @@ public final class Engine {
         switch result {
         case .written:
             pending += batch
+            return end()
         case .failed(let reason):
-            // Nothing of this batch acknowledges a change that is not in the journal.
-            pending += batch.filter {
-                switch $0 {
-                case .write, .commitJournal: false
-                default: true
-                }
-            }
-            if batch.last == .commitJournal, !commitOriginators.isEmpty { commitOriginators.removeFirst() }
-            if let (id, verb) = originator, let connection = connections[id], connection.isReading {
-                let error = ProtocolError(
-                    verb, .unavailable, "the server could not save the change (\(reason)); try again soon")
-                queue(lineBytes: error.line, on: connection)
-            }
-            journalFailed(reason)
+            held = []
+            pending = []
+            hasUncommittedRecords = false
+            let event = LogEvent(
+                level: .error, name: "journal-write-failed",
+                fields: [
+                    ("reason", reason),
+                    ("what-to-do", "check the disk; setd restores the journal when it starts"),
+                ])
+            return [.log(event), .exit(status: 1, reason: "the journal could not be written: \(reason)")]
         }
-        return end()
     }
 
     /// The journal cannot be written (a failed flush, a full disk found before a write): changes are
@@ -265,7 +266,6 @@ public final class Engine {
         // Nothing more waits for the journal: what is held goes out without its commits.
         pending += held.filter { $0 != .commitJournal }
         held = []
-        commitOriginators = []
         hasUncommittedRecords = false
         carryOut(core.journalFailed(reason, at: now))
     }
@@ -312,7 +312,7 @@ public final class Engine {
             if isJournalAvailable { hasUncommittedRecords = true }
         case .write, .finish, .close:
             if hasUncommittedRecords { commit() }
-        case .log, .wake, .commitJournal:
+        case .log, .wake, .commitJournal, .exit:
             break
         }
         pending.append(action)
@@ -321,7 +321,6 @@ public final class Engine {
     private func commit() {
         hasUncommittedRecords = false
         pending.append(.commitJournal)
-        commitOriginators.append(originator)
     }
 
     /// Carries out the core's effects, in their order.

@@ -13,6 +13,11 @@ enum EngineLimits {
     static let roomsCost = 10.0
     /// Tokens `HISTORY` takes.
     static let historyCost = 5.0
+    /// Page requests a second from one address (over all its connections), and the burst allowed: a
+    /// browser asks for the page once per load; reconnecting after each `429` must not buy a fresh
+    /// bucket (nginx's `limit_req` is per address for the same reason).
+    static let pagesPerSecondPerAddress = 20.0
+    static let pageBurstPerAddress = 40.0
     /// The longest WebSocket message: a protocol line (the same cap as over TCP) and the CRLF a client
     /// may end it with, which is dropped.
     static let maximumMessageLength = LineFramer.maximumLineLength + 2

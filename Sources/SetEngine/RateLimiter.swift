@@ -36,6 +36,12 @@ struct RateLimiter {
         return true
     }
 
+    /// Whether the bucket would be full again by `now`: one that is can be forgotten, since a new one
+    /// starts full.
+    func isFull(at now: Double) -> Bool {
+        rate <= 0 || tokens + (now - (refilledAt ?? now)) * rate >= burst
+    }
+
     /// Whether the flood has gone on long enough to disconnect.
     var isFlooding: Bool { refusedInFlood >= EngineLimits.floodDisconnectAfter }
 }

@@ -16,7 +16,7 @@ extension ServerCore {
         }
         if let error = checkNameClaim(name, key: key) { return .failure(error) }
         stopWatching(connection)
-        let session = Session(name: name, token: Session.makeToken(), connection: connection.id)
+        let session = Session(name: name, token: Session.makeToken(random), connection: connection.id)
         sessionsByName[name] = session
         sessionsByToken[session.token] = session
         connection.session = session

@@ -40,7 +40,7 @@ extension ServerCore {
         guard !key.isEmpty, key.utf8.count <= Self.maximumKeyLength else {
             return ProtocolError(.hello, .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
         }
-        let claim = nameClaims.claim(name, key: key)
+        let claim = nameClaims.claim(name, key: key, random: random)
         outbox.record(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
         outbox.log(.info, "name-claimed", [("name", name)])
         return nil

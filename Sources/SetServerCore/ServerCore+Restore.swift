@@ -176,6 +176,9 @@ extension ServerCore {
         sessionsByToken[session.token] = nil
     }
 
+    /// The state of room `name` as a snapshot keeps it, or `nil` if there is no such room.
+    public func snapshot(ofRoom name: String) -> RoomSnapshot? { rooms[name]?.journalSnapshot }
+
     /// The whole current state as journal records: the header, the archive, and one snapshot per room.
     /// The shell writes these as the new journal.
     public func snapshotRecords() -> [JournalRecord] {

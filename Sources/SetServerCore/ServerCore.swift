@@ -34,9 +34,13 @@ public final class ServerCore {
     /// `UNAVAILABLE`: nothing is acknowledged that could not be made durable.
     public private(set) var journalProblem: String?
 
-    /// Creates a core with no connections and no rooms.
-    public init(configuration: ServerConfiguration) {
+    /// Tokens, salts and rooms' seeds come from here.
+    let random: Randomness
+
+    /// Creates a core with no connections and no rooms, drawing its secrets from `random`.
+    public init(configuration: ServerConfiguration, random: Randomness = .system) {
         self.configuration = configuration
+        self.random = random
         outbox = Outbox(logLevel: configuration.logLevel)
         archive = Archive(capacity: configuration.maxArchivedGames)
     }
@@ -97,6 +101,9 @@ public final class ServerCore {
                 outbox.send(.ping("\(pingCounter)"), to: client.id)
             }
         }
+        // While the journal cannot be written, nothing changes by itself that it would have to keep:
+        // seats wait to expire and countdowns wait to deal until it can.
+        guard journalProblem == nil else { return drain() }
         for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
             guard let since = session.awaySince, time - since > configuration.grace else { continue }
             outbox.log(.info, "grace-expired", [("name", session.name)])
@@ -163,7 +170,13 @@ public final class ServerCore {
         if let session = client.session, session.connection == client.id {
             session.connection = nil
             session.awaySince = now.uptime
-            session.room?.presenceChanged(session)
+            if let room = session.room {
+                room.presenceChanged(session)
+            } else {
+                // A name without a seat has nothing to keep through a grace period: it is free at once
+                // (or connections saying HELLO with a new name each would pile up for the whole grace).
+                release(session)
+            }
         }
         client.session = nil
     }
@@ -209,14 +222,17 @@ public final class ServerCore {
             room.spectators.isEmpty && !room.seats.isEmpty && room.onlineCount == 0
         }
         func lastSeen(_ room: Room) -> Double { room.seats.compactMap(\.awaySince).max() ?? 0 }
-        guard let oldest = abandoned.min(by: { lastSeen($0) < lastSeen($1) }) else { return }
+        // Ties go to the first name, whatever order the table keeps its rooms in.
+        guard let oldest = abandoned.min(by: { (lastSeen($0), $0.name) < (lastSeen($1), $1.name) }) else {
+            return
+        }
         outbox.log(.info, "room-abandoned", [("room", oldest.name)])
         for session in oldest.seats { release(session) }
     }
 
     /// A seed for a new room: the configured seed and the room's name, or fresh randomness.
     func makeRoomSeed(for name: String) -> UInt64 {
-        guard let seed = configuration.seed else { return UInt64.random(in: .min ... .max) }
+        guard let seed = configuration.seed else { return random.bits() }
         // FNV-1a of the name: stable across runs, unlike `hashValue`.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -26,8 +26,13 @@ public final class EmbeddedServer {
     /// The time the engine is told; only ``advance(by:)`` (and ``connect(_:host:)``, through the sniff
     /// window) moves it.
     public private(set) var now = Instant(uptime: 1_000, wall: 1_798_761_600)
-    /// Every journal record the engine asked to append, in order.
+    /// Every journal record written (committed), in order: what the disk holds.
     public private(set) var journal: [JournalRecord] = []
+    /// Records appended and not yet committed.
+    private var appended: [JournalRecord] = []
+    /// Why the engine stopped the server (a journal write failed), once it did: nothing more happens
+    /// until a test restarts it from its journal.
+    public private(set) var exitReason: String?
     /// Every log event, in order.
     public private(set) var logs: [LogEvent] = []
     /// While set, the virtual disk fails every journal write with this reason.
@@ -187,9 +192,14 @@ public final class EmbeddedServer {
         perform(engine.journalFailed(reason, at: now))
     }
 
-    /// Tells the engine its journal can be written again (the shell rewrote it from the state).
+    /// Tells the engine its journal can be written again: the journal is rewritten from the state, as
+    /// the shell does when the disk has room again (records made meanwhile were dropped).
     public func recoverJournal() {
         journalWriteFailure = nil
+        appended = []
+        journal = core.snapshotRecords()
+        checkedRecords = 0
+        if replayCheck != nil { replayCheck = ReplayCheck(configuration: engine.configuration) }
         perform(engine.journalRecovered(at: now))
     }
 
@@ -224,6 +234,7 @@ public final class EmbeddedServer {
     /// Carries out the engine's actions as the shell does, then tells it what the sockets took: every
     /// reading client takes everything; a stalled one holds its unread bytes.
     private func perform(_ actions: [Action]) {
+        guard exitReason == nil else { return }
         var batch = actions
         var toRelease: [EmbeddedClient] = []
         while !batch.isEmpty {
@@ -243,12 +254,22 @@ public final class EmbeddedServer {
                     if client.state == .open { client.state = .dropped }
                     toRelease.append(client)
                 case .journal(let record):
-                    journal.append(record)
+                    // While the journal cannot be written the shell drops records; the rewrite that
+                    // ends the outage holds their effect.
+                    if engine.isJournalAvailable { appended.append(record) }
                 case .commitJournal:
                     commitCount += 1
                     let result: Engine.CommitResult =
                         journalWriteFailure.map { .failed($0) } ?? .written
+                    if result == .written { journal += appended }
+                    appended = []
                     next = engine.journalCommitted(result, at: now)
+                case .exit(_, let reason):
+                    // The process stops as a crash would: every connection is gone, nothing more is sent.
+                    exitReason = reason
+                    for client in clients.values where client.state == .open { client.state = .dropped }
+                    clients = [:]
+                    return
                 case .log(let event):
                     logs.append(event)
                 case .wake(let uptime):
@@ -263,7 +284,7 @@ public final class EmbeddedServer {
     }
 
     private func checkReplay() {
-        guard replayMismatch == nil, replayCheck != nil else { return }
+        guard replayMismatch == nil, replayCheck != nil, engine.isJournalAvailable else { return }
         let records = Array(journal[checkedRecords...])
         checkedRecords = journal.count
         do {

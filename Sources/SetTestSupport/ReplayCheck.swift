@@ -23,8 +23,16 @@ public struct ReplayCheck {
     }
 
     /// Replays `records` (the journal written by the live core's last input) and compares the replay
-    /// with `live`.
+    /// with `live`, then checks that the live state survives its own snapshot.
     public mutating func check(after records: [JournalRecord], live: ServerCore) throws(Mismatch) {
+        try feed(records)
+        try compare(with: live)
+        try compareSnapshotRoundTrip(of: live)
+    }
+
+    /// Replays `records` through their bytes, without comparing.
+    public mutating func feed(_ records: [JournalRecord]) throws(Mismatch) {
+        guard !records.isEmpty else { return }
         let reread = try Self.reread(records)
         do {
             try shadow.replay(reread, isFirst: isFirstBatch)
@@ -32,11 +40,31 @@ public struct ReplayCheck {
             throw Mismatch(description: "the journal does not replay: \(error) (\(reread[error.index].text))")
         }
         isFirstBatch = false
-        let expected = live.snapshotRecords()
-        if let difference = Self.difference(expected, shadow.snapshotRecords()) {
+    }
+
+    /// Compares the replay so far with `live`.
+    public func compare(with live: ServerCore) throws(Mismatch) {
+        if let difference = Self.difference(live.snapshotRecords(), shadow.snapshotRecords()) {
             throw Mismatch(description: "replay differs from live play: \(difference)")
         }
-        // The compacted journal — what a restart writes — must hold the same state again.
+    }
+
+    /// Compares the replay of rooms `names` (those the last records touched) with `live`.
+    public func compare(rooms names: Set<String>, with live: ServerCore) throws(Mismatch) {
+        for name in names.sorted() {
+            let expected = live.snapshot(ofRoom: name).map { JournalRecord.snapshot($0) }
+            let replayed = shadow.snapshot(ofRoom: name).map { JournalRecord.snapshot($0) }
+            guard expected != replayed else { continue }
+            throw Mismatch(
+                description:
+                    "replay differs from live play in \(name): live has\n  \(expected?.text ?? "no room")"
+                    + "\nreplay has\n  \(replayed?.text ?? "no room")")
+        }
+    }
+
+    /// Checks that the compacted journal — what a restart writes — holds `live`'s state again.
+    public func compareSnapshotRoundTrip(of live: ServerCore) throws(Mismatch) {
+        let expected = live.snapshotRecords()
         let compacted = ServerCore(configuration: live.configuration)
         do {
             try compacted.replay(try Self.reread(expected), isFirst: true)

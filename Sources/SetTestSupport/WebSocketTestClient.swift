@@ -21,6 +21,7 @@ extension TestClient: ByteStream {
     /// The next `count` bytes within the default timeout.
     public func readBytes(_ count: Int) throws -> [UInt8] { try readBytes(count, timeout: 5) }
     /// Reads to the end of the stream within the default timeout.
+    @discardableResult
     public func expectEOF() throws -> [String] { try expectEOF(timeout: 5) }
 }
 

@@ -56,7 +56,7 @@ enum Daemon {
             }
             configuration.maxClients = fitting
         }
-        let server = Server(configuration: configuration)
+        let server = Server(configuration: configuration) { status in exit(status) }
         // Before start: a stop requested while a long journal is being restored is not lost either.
         let signals = exitOnSignals(server)
         let port: UInt16

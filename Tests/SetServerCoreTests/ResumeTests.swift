@@ -37,15 +37,14 @@ import Testing
         #expect(try back.request("STATE").lines.contains("PLAYER ann 1 online"))
     }
 
-    @Test func resumeWithoutARoomNamesNoRoom() throws {
+    @Test func aNameWithoutASeatIsFreeOnceItsConnectionDrops() throws {
         let server = EmbeddedServer()
         defer { server.stop() }
         let (first, token) = try server.named("drifter")
         first.close()
         let back = try server.connect("back")
-        let reply = try back.request("RESUME \(token)")
-        #expect(reply.isOK("RESUME drifter"), "\(reply)")
-        #expect(reply.lines.isEmpty)
+        #expect(try back.request("RESUME \(token)").error == .badToken, "nothing to come back to")
+        #expect(try back.request("HELLO drifter").isOK("HELLO drifter"), "the name is free again")
     }
 
     @Test func resumingElsewhereClosesTheOlderConnection() throws {

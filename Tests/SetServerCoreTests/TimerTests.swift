@@ -17,6 +17,7 @@ import Testing
         #expect(try spectator.request("WATCH lobby").isOK("WATCH"))
         let resumer = try server.connect("resumer")
         let (dropped, token) = try server.named("bob")
+        _ = try dropped.request("JOIN lobby")
         dropped.close()
         #expect(try resumer.request("RESUME \(token)").isOK("RESUME"))
 

@@ -3,8 +3,6 @@ import SetServerCore
 import SetTestSupport
 import Testing
 
-@testable import SetServer
-
 /// A single damaged byte anywhere in a busy night's journal costs at most the damaged record's room, and
 /// a damaged chat nothing else: shown by damaging the journal at many places, repairing it, and
 /// comparing what it restores with what the whole journal restores.

@@ -67,21 +67,29 @@ final class Journal {
     /// Whether records are waiting to be written.
     var hasPending: Bool { !pending.isEmpty }
 
-    /// Writes the queued records and, with `--fsync always`, flushes them to disk. On failure the file
-    /// is cut back to its last whole record and the journal is unavailable until ``recover(_:)``.
-    func write() {
-        guard problem == nil, !pending.isEmpty else { return }
+    /// Writes the queued records and, with `--fsync always`, flushes them to disk; returns why the
+    /// records could not be made as durable as the policy says (the write, or that flush, failed), or
+    /// `nil`. On failure the file is cut back to its last whole record and the journal is unavailable.
+    /// A reserve that cannot be renewed afterwards is no failure of this write (it went into reserved
+    /// blocks): it makes ``problem`` say the journal cannot take the next one.
+    @discardableResult
+    func write() -> FileSystem.Failure? {
+        guard problem == nil, !pending.isEmpty else { return problem }
         defer { pending.removeAll(keepingCapacity: pending.count <= 1 << 16) }
         let (written, failure) = FileSystem.writeAll(pending, to: fd, path: path)
         if let failure {
             if written > 0 { try? FileSystem.truncate(fd, to: length, path: path) }
             problem = failure
-            return
+            return failure
         }
         length += written
         needsSync = true
-        if policy == .always { sync() }
+        if policy == .always {
+            sync()
+            if let problem { return problem }
+        }
         renewReserve()
+        return nil
     }
 
     /// Flushes written records to disk (once a second with `--fsync everysec`).

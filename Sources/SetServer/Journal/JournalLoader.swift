@@ -1,3 +1,5 @@
+import SetServerCore
+
 /// Reads the journal file at start-up (and for `--check-journal`): an unreadable file is an error, a
 /// missing one an empty journal.
 enum JournalLoader {

@@ -15,11 +15,14 @@ public final class Server: Sendable {
     public let configuration: ServerConfiguration
     private let shell: QueueConfined<Shell>
 
-    /// Creates a server; nothing happens until ``start()``.
-    public init(configuration: ServerConfiguration) {
+    /// Creates a server; nothing happens until ``start()``. `onFatal` runs, on the server's queue, when
+    /// the server had to stop at once (a journal write failed): the daemon exits with the status given.
+    public init(configuration: ServerConfiguration, onFatal: @escaping @Sendable (Int32) -> Void = { _ in }) {
         self.configuration = configuration
         let queue = DispatchQueue(label: "setd.server")
-        shell = QueueConfined(Shell(configuration: configuration, queue: queue), to: queue)
+        let shell = Shell(configuration: configuration, queue: queue)
+        shell.onFatal = onFatal
+        self.shell = QueueConfined(shell, to: queue)
     }
 
     /// Restores the journal (with a state directory), opens the listening socket and starts accepting;

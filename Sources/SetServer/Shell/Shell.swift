@@ -38,6 +38,11 @@ final class Shell {
     /// Every connection until its descriptor is closed.
     var links: [ConnectionID: Link] = [:]
     private var flushList: [Link] = []
+    /// What to do when the engine says the process must stop (a journal write failed): the daemon exits
+    /// with the status; a server inside a test process only stops.
+    var onFatal: @Sendable (Int32) -> Void = { _ in }
+    /// Whether the engine stopped the server; nothing more is read, written or accepted.
+    private var isDead = false
 
     init(configuration: ServerConfiguration, queue: DispatchQueue) {
         self.configuration = configuration
@@ -183,6 +188,7 @@ final class Shell {
     /// the engine held behind it is carried out next.
     func perform(_ actions: [Action]) {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard !isDead else { return }
         var batch = actions
         while !batch.isEmpty {
             var next: [Action] = []
@@ -202,6 +208,11 @@ final class Shell {
                     next = engine.journalCommitted(commitJournal(), at: SystemClock.now())
                 case .log(let event):
                     logger.log(event)
+                case .exit(let status, let reason):
+                    logger.log(.error, "stopping", [("reason", reason)])
+                    die()
+                    onFatal(status)
+                    return
                 case .wake(let uptime):
                     let delay = max(0, uptime - SystemClock.now().uptime)
                     wakeTimer?.schedule(
@@ -210,14 +221,26 @@ final class Shell {
             }
             batch = next
         }
+        // The write fitted its reserved blocks, but no more can be had: changes are refused from now on.
+        reportJournalProblem()
+    }
+
+    /// Stops at once, as a crash would: nothing queued is written, every socket and the listener close.
+    private func die() {
+        isDead = true
+        if isAcceptPaused { listenSource?.resume() }
+        isAcceptPaused = false
+        listenSource?.cancel()
+        listenSource = nil
+        for timer in [tickTimer, wakeTimer, resumeTimer] { timer?.cancel() }
+        flushList = []
+        for link in links.values { link.channel.close() }
     }
 
     /// Writes the records appended so far (flushed to disk with `--fsync always`).
     private func commitJournal() -> Engine.CommitResult {
-        guard let journal else { return .written }
-        journal.write()
-        if let problem = journal.problem { return .failed(problem.description) }
-        return .written
+        guard let journal, let failure = journal.write() else { return .written }
+        return .failed(failure.description)
     }
 
     /// Queues `link` to be written at the end of this pass. Lines queued by many events before the flush

@@ -5,8 +5,9 @@ import SetProtocol
 /// across games and, through the journal, across restarts.
 ///
 /// Ratings follow Set with Friends' formula over the players seated at `OVER`: Qᵢ = 10^(Rᵢ/800),
-/// Eᵢ = Qᵢ/ΣQ, Rᵢ′ = Rᵢ + K(Sᵢ − Eᵢ), K = max(256/(1 + games/20), 64) with the games played before this
-/// one, and Sᵢ the player's share of the game's sets. Shared by the core and its rooms, like the archive.
+/// Eᵢ = Qᵢ/ΣQ, Rᵢ′ = Rᵢ + K(Sᵢ − Eᵢ), with Sᵢ the player's share of the game's sets and one K for the
+/// game, the mean of each player's max(256/(1 + games/20), 64) over the games played before this one (so
+/// a game's rating changes sum to zero). Shared by the core and its rooms, like the archive.
 final class RatingBook {
     /// One name's record in one mode.
     struct Entry: Equatable, Sendable {
@@ -45,14 +46,16 @@ final class RatingBook {
 
     /// The ratings after a game, in `players`' order: `ratings` before, `games` played before, and each
     /// player's share of the sets. One player, or no sets, changes nothing.
+    ///
+    /// The game has one K, the mean of its players' (each K = max(256/(1 + games/20), 64)): the shares
+    /// and the expectations each sum to one, so with one K what some gain the others lose exactly. A K
+    /// per player, as Set with Friends has it, lets a newcomer's large K print rating from nothing.
     static func rated(_ ratings: [Double], games: [Int], shares: [Double]) -> [Double] {
         guard ratings.count >= 2, shares.reduce(0, +) > 0 else { return ratings }
         let q = ratings.map { pow(10, $0 / 800) }
         let total = q.reduce(0, +)
-        return ratings.indices.map { i in
-            let k = max(256 / (1 + Double(games[i]) / 20), 64)
-            return ratings[i] + k * (shares[i] - q[i] / total)
-        }
+        let k = games.map { max(256 / (1 + Double($0) / 20), 64) }.reduce(0, +) / Double(games.count)
+        return ratings.indices.map { i in ratings[i] + k * (shares[i] - q[i] / total) }
     }
 
     /// Adds a finished game in `mode`; returns the records that changed, in `results`' order.

@@ -23,12 +23,8 @@ final class NameClaims {
     }
 
     /// Claims `name` with `key`; returns the claim to journal.
-    func claim(_ name: String, key: String) -> Claim {
-        var generator = SystemRandomNumberGenerator()
-        let salt = (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+    func claim(_ name: String, key: String, random: Randomness) -> Claim {
+        let salt = random.hex(words: 2)
         let claim = Claim(salt: salt, digest: Self.digest(salt: salt, key: key))
         claims[name] = claim
         return claim

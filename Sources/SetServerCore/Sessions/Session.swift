@@ -21,11 +21,5 @@ final class Session {
     var isOnline: Bool { connection != nil }
 
     /// 128 random bits as hex; the token is all that stands between a stranger and a seat.
-    static func makeToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-    }
+    static func makeToken(_ random: Randomness) -> String { random.hex(words: 2) }
 }

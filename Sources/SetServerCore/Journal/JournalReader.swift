@@ -1,5 +1,3 @@
-import SetServerCore
-
 /// Reads a journal file and decides what is a torn tail and what is damage.
 ///
 /// A crash in the middle of a write can only tear the *last* record: its LF is missing, or its bytes
@@ -7,33 +5,48 @@ import SetServerCore
 /// acknowledged, so it is dropped. Anything else — a bad record with whole records after it, a record
 /// whose checksum is right but which does not parse — means the file was damaged, and setd stops with
 /// the file, line and byte offset, leaving the file exactly as it is.
-enum JournalReader {
+public enum JournalReader {
     /// What a journal holds.
-    struct Contents {
+    public struct Contents: Sendable {
         /// Every intact record, in order.
-        var records: [JournalRecord] = []
+        public var records: [JournalRecord] = []
         /// Where each record starts: its line (from 1) and byte offset.
-        var positions: [(line: Int, offset: Int)] = []
+        public var positions: [(line: Int, offset: Int)] = []
         /// The torn last record that was dropped: its line, offset and length.
-        var tornTail: (line: Int, offset: Int, length: Int)?
+        public var tornTail: (line: Int, offset: Int, length: Int)?
         /// The length of the intact part of the file.
-        var intactLength = 0
+        public var intactLength = 0
         /// Whether the file is in the first format (before records were escaped); it is rewritten.
-        var isLegacy = false
+        public var isLegacy = false
+
+        /// An empty journal.
+        public init() {}
     }
 
     /// Damage in the middle of a journal.
-    struct Damage: Error, CustomStringConvertible {
-        var path: String
-        var line: Int
-        var offset: Int
-        var reason: String
+    public struct Damage: Error, CustomStringConvertible {
+        /// The file.
+        public var path: String
+        /// The damaged line, from 1.
+        public var line: Int
+        /// Its byte offset.
+        public var offset: Int
+        /// What is wrong.
+        public var reason: String
 
-        var description: String { "\(path): line \(line), byte offset \(offset): \(reason)" }
+        /// Creates a report of damage.
+        public init(path: String, line: Int, offset: Int, reason: String) {
+            self.path = path
+            self.line = line
+            self.offset = offset
+            self.reason = reason
+        }
+
+        public var description: String { "\(path): line \(line), byte offset \(offset): \(reason)" }
     }
 
     /// Parses `bytes`, the content of `path`.
-    static func parse(_ bytes: [UInt8], path: String) throws(Damage) -> Contents {
+    public static func parse(_ bytes: [UInt8], path: String) throws(Damage) -> Contents {
         var contents = Contents()
         var start = 0
         var line = 1

@@ -1,5 +1,3 @@
-import SetServerCore
-
 /// What a repair of a damaged journal keeps and what it drops, decided on bytes and proven by replaying,
 /// without touching a file (`setd --check-journal` prints it, `--repair-journal` writes it).
 ///
@@ -16,38 +14,40 @@ import SetServerCore
 /// makes the checksum right names them. That is used only to name the room: a damaged record is never
 /// written back. A record end (LF) that was damaged joins two whole records, each with a right checksum:
 /// they are split again and both kept.
-struct JournalRepair {
+public struct JournalRepair: Sendable {
     /// One journal line the repair drops.
-    struct Loss: Equatable, CustomStringConvertible {
+    public struct Loss: Equatable, Sendable, CustomStringConvertible {
         /// Its line, from 1.
-        var line: Int
+        public var line: Int
         /// Its byte offset.
-        var offset: Int
+        public var offset: Int
         /// The record's kind (`claim`, `chat` …), or `?` where it cannot be read.
-        var kind: String
+        public var kind: String
         /// The room it belongs to, where it has one and it can be read.
-        var room: String?
+        public var room: String?
         /// Why it is dropped.
-        var why: String
+        public var why: String
 
-        var description: String {
+        public var description: String {
             "line \(line), byte offset \(offset): \(kind)\(room.map { " in \($0)" } ?? ""): \(why)"
         }
     }
 
     /// The journal to write: a header, then every record kept, in order.
-    var records: [JournalRecord] = []
+    public var records: [JournalRecord] = []
     /// Every line dropped, in order.
-    var losses: [Loss] = []
+    public var losses: [Loss] = []
     /// What was mended without losing a record.
-    var mended: [String] = []
+    public var mended: [String] = []
     /// Whether the journal was damaged at all (a torn last record counts).
-    var isDamaged: Bool { !losses.isEmpty || !mended.isEmpty }
+    public var isDamaged: Bool { !losses.isEmpty || !mended.isEmpty }
 
     /// A record's kind and room, as far as they can be read.
-    struct Identity: Equatable {
-        var kind: String
-        var room: String?
+    public struct Identity: Equatable, Sendable {
+        /// The kind, as the journal spells it.
+        public var kind: String
+        /// The room, where the kind has one and it reads.
+        public var room: String?
     }
 
     /// One record's worth of the file: the lines it came from, and the record where it reads.
@@ -61,7 +61,7 @@ struct JournalRepair {
     }
 
     /// Plans the repair of `bytes`, a journal in the current format.
-    static func plan(_ bytes: [UInt8]) -> JournalRepair {
+    public static func plan(_ bytes: [UInt8]) -> JournalRepair {
         let entries = read(bytes)
         var unusable: [Int: String] = [:]
         var cutFrom: Int?
@@ -258,7 +258,7 @@ struct JournalRepair {
 
     /// What a damaged line is: the kind and room that one changed byte among its first fields makes
     /// checksum-right, or else what can be read of them as they are.
-    static func identity(ofDamaged line: ArraySlice<UInt8>) -> Identity? {
+    public static func identity(ofDamaged line: ArraySlice<UInt8>) -> Identity? {
         guard let (body, sum) = bodyAndChecksum(line) else {
             // No checksum to check against: read what is there, up to a checksum's start if any.
             let cut = line.lastIndex(of: 0x7E).map { line[..<$0] } ?? line
@@ -324,7 +324,7 @@ struct JournalRepair {
 
 extension JournalRecord {
     /// What a damaged record of a kind costs.
-    enum DamageScope {
+    public enum DamageScope: Sendable {
         /// Nothing else depends on it: dropped alone.
         case alone
         /// The header: written again.
@@ -338,10 +338,10 @@ extension JournalRecord {
     }
 
     /// The header's kind.
-    static let headerKind = "setd-journal"
+    public static let headerKind = "setd-journal"
 
     /// What damage to a record of `kind` costs.
-    static func damageScope(ofKind kind: String) -> DamageScope {
+    public static func damageScope(ofKind kind: String) -> DamageScope {
         switch kind {
         case "chat", "archive", "rating", "name-claim": return .alone
         case headerKind: return .header
@@ -363,14 +363,14 @@ extension JournalRecord {
     }
 
     /// The record's kind, as the journal spells it.
-    var kind: String {
+    public var kind: String {
         let body = self.body
         let end = body.firstIndex(of: 0x20) ?? body.endIndex
         return String(decoding: body[..<end], as: UTF8.self)
     }
 
     /// The room the record belongs to, if it belongs to one.
-    var roomName: String? {
+    public var roomName: String? {
         switch self {
         case .snapshot(let snapshot): return snapshot.name
         case .room(let name, _, _), .close(let name): return name

@@ -1,0 +1,35 @@
+import SetGame
+
+/// Where the core's secrets and seeds come from: tokens, salts, rooms' seeds. The system's generator in
+/// the daemon; a seeded one in the deterministic simulation, so a seed replays byte for byte.
+public final class Randomness: @unchecked Sendable {
+    // Unchecked: owned by one core, used only on the caller that owns it (the core's ownership rule).
+    private var next: () -> UInt64
+
+    private init(_ next: @escaping () -> UInt64) { self.next = next }
+
+    /// The operating system's cryptographic generator: what the daemon uses.
+    public static var system: Randomness {
+        Randomness {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }
+    }
+
+    /// A generator seeded with `seed`: predictable, so for simulations and tests only.
+    public static func seeded(_ seed: UInt64) -> Randomness {
+        var generator = SeededGenerator(seed: seed)
+        return Randomness { generator.next() }
+    }
+
+    /// 64 random bits.
+    public func bits() -> UInt64 { next() }
+
+    /// `words` × 64 random bits as lower-case hex.
+    func hex(words: Int) -> String {
+        (0..<words).map { _ in
+            let hex = String(bits(), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

@@ -1,0 +1,169 @@
+import SetGame
+import SetProtocol
+import SetServerCore
+
+/// What must hold after every event, checked against the rules as protocol.md states them and against
+/// what clients saw — never by asking the code under test whether it is right.
+extension Simulation {
+    func check(step: Int) {
+        for client in clients {
+            if let problem = client.protocolProblems.first {
+                return fail("\(client.name) could not read '\(problem)'")
+            }
+            // Every connection's queued bytes stay under its cap: what a stalled client holds unread.
+            if client.inbox.count > configuration.maximumOutputBytes {
+                return fail("\(client.name) holds \(client.inbox.count) bytes, over the cap")
+            }
+        }
+        checkRatings()
+        // A restore from the journal equals the live state (skipped while the journal cannot be
+        // written: the rewrite that ends the outage is checked instead).
+        if engine.isJournalAvailable {
+            let records = disk.written
+            disk.written = []
+            if let mismatch = catching({ try replay.feed(records) }) { return fail(mismatch) }
+            // Every step the rooms its records touched; the whole state (ratings, claims, the archive,
+            // rooms changed with no record) every `fullCheckEvery` steps.
+            let touched = records.map(\.roomName)
+            if step % fullCheckEvery == 0 || touched.contains(nil) {
+                if let mismatch = catching({ try replay.compare(with: engine.core) }) {
+                    return fail(mismatch)
+                }
+            } else if !touched.isEmpty {
+                let names = Set(touched.compactMap { $0 })
+                if let mismatch = catching({ try replay.compare(rooms: names, with: engine.core) }) {
+                    return fail(mismatch)
+                }
+            }
+            if step % (fullCheckEvery * 32) == 0 {
+                if let mismatch = catching({ try replay.compareSnapshotRoundTrip(of: engine.core) }) {
+                    return fail(mismatch)
+                }
+            }
+        }
+        let snapshots = engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
+            if case .snapshot(let room) = record { return room }
+            return nil
+        }
+        checkSeats(snapshots)
+        for room in snapshots { checkGame(room) }
+        checkViews(snapshots)
+    }
+
+    /// Each game's rating changes sum to zero (one K per game).
+    private func checkRatings() {
+        guard !pendingRatings.isEmpty else { return }
+        var sum = 0.0
+        for (key, bits) in pendingRatings {
+            let before = ratings[key].map { Double(bitPattern: $0) } ?? 1500
+            sum += Double(bitPattern: bits) - before
+            ratings[key] = bits
+        }
+        pendingRatings = []
+        if abs(sum) > 1e-6 { fail("a game's rating changes sum to \(sum), not zero") }
+    }
+
+    /// No player holds two seats; no token seats two players.
+    private func checkSeats(_ rooms: [RoomSnapshot]) {
+        var names: Set<String> = []
+        var tokens: Set<String> = []
+        for room in rooms {
+            for seat in room.seats {
+                if !names.insert(seat.name).inserted { return fail("\(seat.name) holds two seats") }
+                if !tokens.insert(seat.token).inserted { return fail("a token seats two players") }
+            }
+        }
+    }
+
+    /// Board, deck and taken cards partition the deck; scores follow the mode's scoring from the claims.
+    private func checkGame(_ room: RoomSnapshot) {
+        let sheet = room.night.tally.players
+        switch room.game {
+        case .set(let state):
+            // Each card of the mode's deck is in exactly one place. In chain mode each set reuses a card of
+            // the one before, so a taken card may be in two sets (but never also on the board or deck).
+            var place = [UInt8](repeating: 0, count: 81)
+            for card in state.board { place[card.index] += 1 }
+            for card in state.deck { place[card.index] += 1 }
+            for taken in state.takenSets {
+                for card in taken.cards where place[card.index] & 0x80 == 0 { place[card.index] |= 0x80 }
+            }
+            var inDeck = [Bool](repeating: false, count: 81)
+            for card in state.options.mode.cards { inDeck[card.index] = true }
+            for index in 0..<81 {
+                let count = Int(place[index] & 0x7F) + (place[index] & 0x80 == 0 ? 0 : 1)
+                guard count == (inDeck[index] ? 1 : 0) else {
+                    return fail("\(room.name): \(Card.all[index].code) is in \(count) places")
+                }
+            }
+            for (name, score) in state.scores {
+                let sets = state.takenSets.count { $0.player == name }
+                let wrong = sheet[name]?.wrong ?? 0
+                if score != sets - wrong * state.options.wrongClaimPenalty {
+                    return fail(
+                        "\(room.name): \(name) scores \(score) with \(sets) sets and \(wrong) wrong claims")
+                }
+            }
+        case .matchismo(let state):
+            if state.slots.count + state.deckCount != 52
+                || Set(state.slots.map(\.card)).count != state.slots.count
+            {
+                return fail("\(room.name): the Matchismo board and deck are not 52 cards")
+            }
+            for (name, score) in state.scores {
+                let points = state.history.filter { $0.player == name }.reduce(0) { $0 + $1.points }
+                if score != points {
+                    return fail("\(room.name): \(name) scores \(score), their choices \(points)")
+                }
+            }
+        }
+    }
+
+    /// Each client's view, built from the lines it read, equals its room: board, revision, deck, the
+    /// players and their scores, the turn.
+    private func checkViews(_ rooms: [RoomSnapshot]) {
+        for client in clients where client.isConnected && client.isReading && client.inbox.isEmpty {
+            // Only a client that took its seat on this connection knows the room (a snapshot said so).
+            guard client.view.room != nil, let token = client.token,
+                let room = rooms.first(where: { room in
+                    room.seats.contains { $0.token == token && $0.isOnline }
+                })
+            else { continue }
+            let view = client.view
+            func mismatch(_ what: String) { fail("\(client.name) sees \(what) in \(room.name)") }
+            guard view.room == room.name else { return mismatch("room \(view.room ?? "none")") }
+            let seats = room.seats.map(\.name)
+            guard view.players.map(\.name) == seats else {
+                return mismatch("players \(view.players.map(\.name)), not \(seats)")
+            }
+            switch room.game {
+            case .set(let state):
+                let isWaiting = room.night.isWaiting
+                let board = view.setCards.compactMap { $0 }
+                guard board == (isWaiting ? [] : state.board) else { return mismatch("another board") }
+                guard view.deckCount == state.deck.count + (isWaiting ? state.board.count : 0) else {
+                    return mismatch("deck \(view.deckCount)")
+                }
+                guard view.revision == state.revision else {
+                    return mismatch("revision \(view.revision), not \(state.revision)")
+                }
+                for player in view.players where player.score != state.scores[player.name, default: 0] {
+                    return mismatch(
+                        "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
+                }
+            case .matchismo(let state):
+                guard view.revision == state.revision else {
+                    return mismatch("revision \(view.revision), not \(state.revision)")
+                }
+                let slots: [GameView.Slot] = state.slots.map { slot in
+                    .playing(slot.isFaceUp || slot.isMatched ? slot.card : nil, isMatched: slot.isMatched)
+                }
+                if !room.night.isWaiting, view.board != slots { return mismatch("another Matchismo board") }
+                for player in view.players where player.score != state.scores[player.name, default: 0] {
+                    return mismatch(
+                        "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
+                }
+            }
+        }
+    }
+}

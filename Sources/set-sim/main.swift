@@ -1,0 +1,3 @@
+import SetSimulation
+
+SimulationCommand.main()
