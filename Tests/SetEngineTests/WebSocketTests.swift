@@ -133,6 +133,29 @@ import Testing
         #expect(try server.named("after").0.request("PING").final == "OK PING")
     }
 
+    /// Engine bug, left out of the run until it is fixed: `receiveHeads` makes the connection a WebSocket
+    /// and greets it after `respond` even when queueing the 101 dropped it at the cap (the mode goes from
+    /// `.closing` back to `.webSocket`), so a dropped connection is handed to the core as a player, then
+    /// dropped (and closed) a second time.
+    @Test(.disabled("engine bug: a connection dropped by its own 101 is still upgraded and greeted"))
+    func anUpgradeThatOverflowsTheCapIsDroppedOnceAndNeverGreeted() throws {
+        let server = EmbeddedServer()
+        let client = server.open("stalled")
+        client.isReading = false
+        try client.send(bytes: Array("GET / HTTP/1.1\r\nHost: h\r\n\r\n".utf8))
+        // The page is held unread; the cap leaves no room for the 101.
+        server.maximumOutputBytes = client.unreadBytes + 50
+        try client.send(
+            bytes: Array(
+                ("GET /ws HTTP/1.1\r\nHost: \(EmbeddedServer.testHost)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n\r\n").utf8))
+        #expect(client.state == .dropped)
+        let names = server.logs.map(\.name)
+        #expect(names.filter { $0 == "drop" }.count == 1, "dropped once: \(names)")
+        #expect(!names.contains("connect"), "a dropped connection is no player: \(names)")
+    }
+
     /// Claims the first set of every board over `ws` until the game is over.
     private func playToTheEnd(_ ws: EmbeddedWebSocketClient, from lines: [String]) throws -> (Int, Reply) {
         var board = try #require(BoardView.last(in: lines))
