@@ -2,54 +2,10 @@ import Foundation
 import SetTestSupport
 import Testing
 
-/// Telnet clients over real sockets: PuTTY's bytes replayed verbatim, and the real `telnet` typed into
-/// in tmux, with an `nc` player beside them who never gets a telnet byte.
+/// The real `telnet` typed into in tmux, with an `nc` player beside it who never gets a telnet byte.
+/// Needs the kernel and real processes: the programs people use, over a real socket. (PuTTY's bytes
+/// replayed, and split byte by byte, are SetEngineTests' TelnetTests, in memory.)
 @Suite struct TelnetTests {
-    @Test func puttysOpeningIsRefusedAndPuttyPlaysBesideAnNcPlayer() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let (bob, _) = try server.player("bob", room: "fun")
-        let putty = try server.connect("putty")
-        try putty.send(bytes: TelnetReference.puttyOpening)
-        #expect(try putty.readBytes(TelnetReference.puttyRefusals.count) == TelnetReference.puttyRefusals)
-        try putty.send(bytes: TelnetReference.puttyOldEnviron)
-        #expect(try putty.readBytes(3) == TelnetReference.oldEnvironRefusal)
-
-        try putty.send(bytes: TelnetReference.puttyLine("HELLO ann"))
-        #expect(try putty.readReply().isOK("HELLO ann"))
-        try putty.send(bytes: TelnetReference.puttyLine("JOIN fun", newLine: false))
-        let join = try putty.readReply()
-        #expect(join.final.hasPrefix("OK JOIN fun "), "\(join)")
-        #expect(join.lines.contains("PLAYER bob 0 online") && join.lines.contains("PLAYER ann 0 online"))
-        try putty.send(bytes: TelnetReference.puttyLine("CHAT hi from windows"))
-        #expect(try putty.readReply().lines == ["CHAT ann hi from windows"])
-
-        // bob, on nc, gets lines and nothing else: every byte he received is in a line he read.
-        let seen = try bob.expect(prefix: "CHAT ann ").skipped
-        #expect(seen.contains("PLAYER ann 0 online"), "\(seen)")
-        #expect(try bob.request("PING").final == "OK PING")
-        #expect(bob.bytesReceived == bob.bytesInLinesRead, "bob got bytes outside lines")
-    }
-
-    @Test func negotiationSplitByteByByteIsStillRefusedOnce() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let putty = try server.connect("putty")
-        let nop: [UInt8] = [255, 241]
-        let input =
-            TelnetReference.puttyOpening + [255, 250, 31, 0, 80, 255, 255, 0, 24, 255, 240] + nop
-            + TelnetReference.puttyOpening + Array("HELLO a".utf8) + nop + Array("nn\r".utf8) + nop + [0]
-        for byte in input {
-            try putty.send(bytes: [byte])
-            pause(0.001)
-        }
-        #expect(try putty.readBytes(TelnetReference.puttyRefusals.count) == TelnetReference.puttyRefusals)
-        // The second opening gets no answer: the next bytes are HELLO's reply, then PING's.
-        #expect(try putty.readReply().isOK("HELLO ann"))
-        #expect(try putty.request("PING").final == "OK PING")
-        #expect(putty.bytesReceived == putty.bytesInLinesRead + TelnetReference.puttyRefusals.count)
-    }
-
     /// `telnet` negotiates on port 23, or on another one written `-PORT` (as PuTTY and Windows' telnet
     /// always do); `telnet HOST PORT` sends no option and is a line client like nc.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])

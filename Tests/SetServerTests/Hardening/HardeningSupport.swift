@@ -5,8 +5,8 @@ import Testing
     import Glibc
 #endif
 
-/// A loopback socket driven by hand, for clients that misbehave in ways ``TestClient`` will not: writes
-/// that never block, closes that reset, halves of lines.
+/// A loopback socket driven by hand, for clients that misbehave in ways ``TestClient`` will not: closes
+/// that reset.
 final class RawClient {
     private(set) var fd: Int32
 
@@ -17,17 +17,6 @@ final class RawClient {
 
     deinit { close() }
 
-    /// Writes what the socket takes without blocking; returns the bytes written, or `nil` once the
-    /// server has closed or reset the connection.
-    func sendWithoutBlocking(_ bytes: [UInt8]) -> Int? {
-        guard fd >= 0 else { return nil }
-        let n = bytes.withUnsafeBytes {
-            Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-        }
-        if n >= 0 { return n }
-        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : nil
-    }
-
     /// Waits up to `timeout` seconds for the greeting (or any bytes); returns whether some arrived.
     func awaitBytes(timeout: Double) -> Bool {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -35,9 +24,6 @@ final class RawClient {
         var chunk = [UInt8](repeating: 0, count: 256)
         return chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) } > 0
     }
-
-    /// Says "no more from me" (a FIN) while still able to read.
-    func shutdownWriting() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Closes with `SO_LINGER` 0: the kernel sends a reset instead of a FIN.
     func reset() {
