@@ -133,12 +133,9 @@ import Testing
         #expect(try server.named("after").0.request("PING").final == "OK PING")
     }
 
-    /// Engine bug, left out of the run until it is fixed: `receiveHeads` makes the connection a WebSocket
-    /// and greets it after `respond` even when queueing the 101 dropped it at the cap (the mode goes from
-    /// `.closing` back to `.webSocket`), so a dropped connection is handed to the core as a player, then
-    /// dropped (and closed) a second time.
-    @Test(.disabled("engine bug: a connection dropped by its own 101 is still upgraded and greeted"))
-    func anUpgradeThatOverflowsTheCapIsDroppedOnceAndNeverGreeted() throws {
+    /// A 101 that takes the connection over its cap drops it, once: it is never made a WebSocket nor
+    /// greeted as a player (it once was, then dropped a second time).
+    @Test func anUpgradeThatOverflowsTheCapIsDroppedOnceAndNeverGreeted() throws {
         let server = EmbeddedServer()
         let client = server.open("stalled")
         client.isReading = false
