@@ -187,6 +187,8 @@ goal() {  # scenario-number jq-condition description
     echo "cores and every latency includes the bench's own queueing."
     echo
     echo "Fan-out against a plain C epoll server (issue 15): [BENCHMARKS-fanout.md](BENCHMARKS-fanout.md)."
+    echo "The transport holes replayed against the release binary (issue 21, \`scripts/transport-bench.py\`):"
+    echo "[BENCHMARKS-transport.md](BENCHMARKS-transport.md)."
     echo
     echo "| machine | |"
     echo "| --- | --- |"
