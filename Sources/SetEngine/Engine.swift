@@ -293,10 +293,16 @@ public final class Engine {
             carryOut(core.disconnected(id, reason: reason, at: now))
         }
         if hasUncommittedRecords { commit() }
-        let first = pending.firstIndex(of: .commitJournal).map { $0 + 1 } ?? pending.endIndex
-        var out = Array(pending[..<first])
-        held += pending[first...]
-        pending.removeAll(keepingCapacity: true)
+        var out: [Action]
+        if let commit = pending.firstIndex(of: .commitJournal) {
+            out = Array(pending[...commit])
+            held += pending[(commit + 1)...]
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            // Nothing to hold: the list itself goes out, without a copy.
+            out = pending
+            pending = []
+        }
         if let next = sniffing.nextDeadline, next != announcedWake {
             announcedWake = next
             // A wake-up is no acknowledgement: it goes out now, before the commit (which stays last).

@@ -16,7 +16,11 @@ extension ServerCore {
         }
         if let error = checkNameClaim(name, key: key) { return .failure(error) }
         stopWatching(connection)
-        let session = Session(name: name, token: Session.makeToken(random), connection: connection.id)
+        // 128 random bits never repeat in practice; a seeded generator in a simulation may, and a token
+        // must name one player.
+        var token = Session.makeToken(random)
+        while sessionsByToken[token] != nil { token = Session.makeToken(random) }
+        let session = Session(name: name, token: token, connection: connection.id)
         sessionsByName[name] = session
         sessionsByToken[session.token] = session
         connection.session = session

@@ -176,6 +176,9 @@ extension ServerCore {
         sessionsByToken[session.token] = nil
     }
 
+    /// The names of the rooms open.
+    public var roomNames: [String] { Array(rooms.keys) }
+
     /// The state of room `name` as a snapshot keeps it, or `nil` if there is no such room.
     public func snapshot(ofRoom name: String) -> RoomSnapshot? { rooms[name]?.journalSnapshot }
 

@@ -111,6 +111,7 @@ final class SimulatedClient {
         guard line.isFinal else { return sinceFinal.append(line) }
         // A snapshot (the reply to JOIN, WATCH, RESUME, STATE) is the whole room: the view is rebuilt
         // from exactly its data lines, as set-cli starts again at a snapshot.
+        if case .err(let verb, .badToken, _) = line, verb == "RESUME" { token = nil }
         if let detail = line.okDetail {
             switch detail {
             case .hello(_, let token): self.token = token

@@ -16,17 +16,22 @@ extension Simulation {
             }
         }
         checkRatings()
+        let records = disk.written
+        disk.written = []
         // A restore from the journal equals the live state (skipped while the journal cannot be
         // written: the rewrite that ends the outage is checked instead).
         if engine.isJournalAvailable {
-            let records = disk.written
-            disk.written = []
             if let mismatch = catching({ try replay.feed(records) }) { return fail(mismatch) }
-            // Every step the rooms its records touched; the whole state (ratings, claims, the archive,
-            // rooms changed with no record) every `fullCheckEvery` steps.
+            // Every step the rooms its records touched, value by value; the whole state (ratings,
+            // claims, the archive, rooms changed with no record) every `fullCheckEvery` steps; and all of
+            // it byte for byte, times and options too, every `8 × fullCheckEvery`.
             let touched = records.map(\.roomName)
-            if step % fullCheckEvery == 0 || touched.contains(nil) {
+            if step % (fullCheckEvery * 8) == 0 {
                 if let mismatch = catching({ try replay.compare(with: engine.core) }) {
+                    return fail(mismatch)
+                }
+            } else if step % fullCheckEvery == 0 || touched.contains(nil) {
+                if let mismatch = catching({ try replay.compareValues(with: engine.core) }) {
                     return fail(mismatch)
                 }
             } else if !touched.isEmpty {
@@ -41,11 +46,17 @@ extension Simulation {
                 }
             }
         }
-        let snapshots = engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
-            if case .snapshot(let room) = record { return room }
-            return nil
-        }
-        checkSeats(snapshots)
+        // The rooms this event changed (every room every `fullCheckEvery` events, or when a record
+        // belongs to none): their games add up, and so do the views of the clients in them.
+        let names = Set(records.compactMap(\.roomName))
+        let everything = step % fullCheckEvery == 0 || records.contains { $0.roomName == nil }
+        let snapshots =
+            everything
+            ? engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
+                if case .snapshot(let room) = record { return room }
+                return nil
+            } : names.sorted().compactMap { engine.core.snapshot(ofRoom: $0) }
+        if everything { checkSeats(snapshots) }
         for room in snapshots { checkGame(room) }
         checkViews(snapshots)
     }

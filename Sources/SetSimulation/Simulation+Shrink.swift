@@ -13,19 +13,23 @@ extension Simulation {
 
     /// Runs the evening of `seed` and, if an invariant breaks, shrinks its events to a short list that
     /// still breaks one: whole chunks are dropped while the run still fails, halving the chunk each pass.
-    public static func check(seed: UInt64, events count: Int, clients: Int, fullCheckEvery: Int = 16)
-        -> Outcome
-    {
+    public static func check(
+        seed: UInt64, events count: Int, clients: Int, fullCheckEvery: Int = 16,
+        extraInvariant: (@Sendable ([String]) -> String?)? = nil
+    ) -> Outcome {
         let events = SimulationEvent.evening(seed: seed, count: count, clients: clients)
-        let first = Simulation(seed: seed, clients: clients)
-        first.fullCheckEvery = fullCheckEvery
+        func make() -> Simulation {
+            let simulation = Simulation(seed: seed, clients: clients)
+            simulation.fullCheckEvery = fullCheckEvery
+            simulation.extraInvariant = extraInvariant
+            simulation.isTracing = extraInvariant != nil
+            return simulation
+        }
+        let first = make()
         guard !first.run(events), let failure = first.failure else {
             return Outcome(seed: seed, failure: nil, events: [], commands: first.commands)
         }
-        func fails(_ candidate: [SimulationEvent]) -> Bool {
-            let simulation = Simulation(seed: seed, clients: clients)
-            return !simulation.run(candidate)
-        }
+        func fails(_ candidate: [SimulationEvent]) -> Bool { !make().run(candidate) }
         // Everything after the failing event is not needed.
         let failedAt = first.failedStep ?? events.count - 1
         var kept = Array(events.prefix(failedAt + 1))
@@ -46,7 +50,7 @@ extension Simulation {
             }
             if !removedAny { chunk /= 2 }
         }
-        let last = Simulation(seed: seed, clients: clients)
+        let last = make()
         last.run(kept)
         return Outcome(seed: seed, failure: last.failure ?? failure, events: kept, commands: first.commands)
     }

@@ -36,12 +36,16 @@ public final class Simulation {
     var clients: [SimulatedClient]
     var byConnection: [ConnectionID: SimulatedClient] = [:]
     private var nextConnectionID = 1
+    /// Processes started after the first: each draws its own randomness, as a real one would.
+    private var restarts: UInt64 = 0
     private var nextTickAt: Double
     private var wakeAt: Double?
     var replay: ReplayCheck
     var random: SeededGenerator
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
+    /// Whether the trace is kept (a batch of seeds keeps none: it only needs to know which fail).
+    public var isTracing = true
     /// Lines clients sent, the measure of the simulation's speed.
     public private(set) var commands = 0
     /// Each name's last rating per mode, as the journal said, for the zero-sum check.
@@ -50,6 +54,8 @@ public final class Simulation {
     public private(set) var failure: String?
     /// The event after which it broke.
     public private(set) var failedStep: Int?
+    /// An extra invariant, for tests of the simulator itself (its shrinking): a reason when it breaks.
+    public var extraInvariant: (@Sendable (_ trace: [String]) -> String?)?
     /// How often the full checks (a replay compared with live play, the snapshot round trip) run, in
     /// events; the cheap ones run after every event.
     public var fullCheckEvery = 16
@@ -81,11 +87,14 @@ public final class Simulation {
             let before = trace.count
             perform(event)
             if failure == nil { check(step: step) }
+            if failure == nil, let broken = extraInvariant?(trace) { fail(broken) }
             // Each line of the step says which step it was: the event itself, or what it did.
-            if trace.count == before {
-                trace.append("\(step) \(event)")
-            } else {
-                for index in before..<trace.count { trace[index] = "\(step) " + trace[index] }
+            if isTracing {
+                if trace.count == before {
+                    trace.append("\(step) \(event)")
+                } else {
+                    for index in before..<trace.count { trace[index] = "\(step) " + trace[index] }
+                }
             }
             if let failure {
                 failedStep = step
@@ -99,6 +108,15 @@ public final class Simulation {
     // MARK: Events
 
     private func perform(_ event: SimulationEvent) {
+        // People come back: a client told to act while its connection is gone reconnects first and
+        // takes its seat back (set-cli and the page do it by themselves; at nc it is the person).
+        switch event {
+        case .claim(let c, _), .chat(let c, _), .newGame(let c, _), .ready(let c), .start(let c),
+            .kick(let c, _), .lock(let c, _), .leave(let c):
+            comeBack(clients[c])
+        default:
+            break
+        }
         switch event {
         case .connect(let c): connect(clients[c])
         case .hello(let c):
@@ -166,6 +184,20 @@ public final class Simulation {
         }
     }
 
+    /// Reconnects a client that lost its connection: `RESUME` with its token, or `HELLO` and a `JOIN` of
+    /// its room when the token is gone.
+    private func comeBack(_ client: SimulatedClient) {
+        guard !client.isConnected else { return }
+        connect(client)
+        if let token = client.token {
+            send(.resume(token: token), from: client)
+            guard client.token == nil || client.view.room == nil else { return }
+        }
+        send(.hello(name: client.name, key: client.key), from: client)
+        let room = client.index % Self.roomCount
+        send("JOIN r\(room) \(Self.roomOptions[room])", from: client)
+    }
+
     private func connect(_ client: SimulatedClient) {
         guard !client.isConnected else { return }
         let id = nextConnectionID
@@ -213,13 +245,14 @@ public final class Simulation {
         deliver(bytes, from: client)
         let finals = client.finals
         client.finals = []
-        trace.append("\(client.name) \(line.prefix(60)) → \(finals.joined(separator: " | "))")
+        note("\(client.name) \(line.prefix(60)) → \(finals.joined(separator: " | "))")
     }
 
-    /// The network hands the server a client's bytes, split at a seeded point.
+    /// The network hands the server a client's bytes, one time in four split at a seeded point.
     private func deliver(_ bytes: [UInt8], from client: SimulatedClient) {
         guard let id = client.connection else { return }
-        let cut = bytes.count > 1 ? Int(random.next() % UInt64(bytes.count)) : bytes.count
+        let roll = random.next()
+        let cut = bytes.count > 1 && roll % 4 == 0 ? Int((roll >> 2) % UInt64(bytes.count)) : bytes.count
         for piece in [bytes[..<cut], bytes[cut...]] where !piece.isEmpty {
             guard client.connection == id else { return }
             carryOut(engine.received(Array(piece), on: id, at: now))
@@ -300,10 +333,13 @@ public final class Simulation {
         disk.rewrite(records, at: now.uptime)
         replay = ReplayCheck(configuration: configuration)
         carryOut(engine.journalRecovered(at: now))
-        if let mismatch = catching({ try replay.check(after: records, live: engine.core) }) {
+        if let mismatch = catching({
+            try replay.feed(records)
+            try replay.compare(with: engine.core)
+        }) {
             fail("the rewritten journal does not replay: \(mismatch)")
         }
-        trace.append("journal rewritten after the outage (\(records.count) records)")
+        note("journal rewritten after the outage (\(records.count) records)")
     }
 
     // MARK: The crash
@@ -337,7 +373,8 @@ public final class Simulation {
         for client in clients where client.isConnected { client.disconnected() }
         byConnection = [:]
         wakeAt = nil
-        engine = Engine(configuration: configuration, random: .seeded(seed &+ UInt64(trace.count)))
+        restarts += 1
+        engine = Engine(configuration: configuration, random: .seeded(seed &+ 0x1000 &* restarts))
         let actions: [Action]
         do {
             actions = try engine.restore(contents.records, at: now)
@@ -346,14 +383,24 @@ public final class Simulation {
         }
         // The daemon rewrites the journal at once as the state it restored.
         let records = engine.core.snapshotRecords()
+        // Ratings are what the restored journal says (a torn tail may have lost a game's).
+        pendingRatings = []
+        ratings = [:]
+        for case .rating(let name, let mode, let bits, _, _, _, _, _) in records {
+            ratings[name + " " + mode] = bits
+        }
         disk = VirtualDisk()
         disk.rewrite(records, at: now.uptime)
         replay = ReplayCheck(configuration: configuration)
         carryOut(actions.filter { if case .journal = $0 { false } else { true } })
-        if let mismatch = catching({ try replay.check(after: records, live: engine.core) }) {
+        // The snapshot it wrote, replayed, is the state it restored: a compaction loses nothing.
+        if let mismatch = catching({
+            try replay.feed(records)
+            try replay.compare(with: engine.core)
+        }) {
             fail("the restored state does not survive its own snapshot: \(mismatch)")
         }
-        trace.append(
+        note(
             "crash: \(surviving.count) of \(disk.bytes.count) bytes kept, \(contents.records.count) records restored"
         )
     }
@@ -386,17 +433,17 @@ public final class Simulation {
                     noteRating(record)
                 case .commitJournal:
                     let problem = disk.commit(syncing: configuration.fsync == .always, at: now.uptime)
-                    if let problem { trace.append("journal write failed: \(problem)") }
+                    if let problem { note("journal write failed: \(problem)") }
                     next = engine.journalCommitted(problem.map { .failed($0) } ?? .written, at: now)
                     if disk.isFull, engine.isJournalAvailable {
                         // The reserve could not be renewed: the journal says so before the next change.
                         disk.becomeUnavailable()
                         next += engine.journalFailed("No space left on device", at: now)
-                        trace.append("the disk is full: changes are refused")
+                        note("the disk is full: changes are refused")
                     }
                 case .exit(_, let reason):
                     // The process stops at once; the page cache keeps everything it wrote.
-                    trace.append("setd stopped: \(reason)")
+                    note("setd stopped: \(reason)")
                     restart(from: disk.bytes)
                     return
                 case .log:
@@ -423,6 +470,11 @@ public final class Simulation {
     }
 
     var pendingRatings: [(key: String, bits: UInt64)] = []
+
+    /// Adds a line to the trace, if it is kept; `line` is only made then.
+    func note(_ line: @autoclosure () -> String) {
+        if isTracing { trace.append(line()) }
+    }
 
     func fail(_ why: String) {
         if failure == nil { failure = why }

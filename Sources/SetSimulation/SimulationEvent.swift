@@ -136,7 +136,7 @@ extension SimulationEvent {
             case 842..<856: event = .stall(client, pick(3) != 0)
             case 856..<870: event = .junk(client, kind: pick(4))
             case 870..<885: event = .clockJump(seconds: [3, 30, 70, 130, 700][pick(5)])
-            case 885..<893 where faults: event = .crash(tear: pick(1001))
+            case 885..<888 where faults: event = .crash(tear: pick(1001))
             case 893..<897 where faults: event = .diskFull(seconds: 1 + pick(30))
             case 897..<900 where faults: event = .writeError
             default: event = .claim(client, .byPosition)
