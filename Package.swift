@@ -25,7 +25,8 @@ let package = Package(
         .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(
-            name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"], exclude: ["README.md"]),
+            name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"],
+            exclude: ["README.md"]),
         // The Dispatch shell around the core: listener, sockets, backpressure, the journal file.
         .target(name: "SetServer", dependencies: ["SetServerCore", "SetProtocol", "SetSocket", "SetWeb"]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
@@ -41,7 +42,10 @@ let package = Package(
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
-        .executableTarget(name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
+        .executableTarget(
+            name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
+        // Every mode dealt and played millions of times: its figures, and its rules' promises checked.
+        .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
@@ -49,7 +53,8 @@ let package = Package(
         .testTarget(
             name: "SetServerTests",
             dependencies: [
-                "SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame", "SetWeb",
+                "SetServer", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol", "SetGame",
+                "SetWeb",
             ]),
         .testTarget(
             name: "SetServerCoreTests",
