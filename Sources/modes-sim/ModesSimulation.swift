@@ -13,6 +13,8 @@ import SetTestSupport
 ///     modes-sim [--deals 1000000] [--games 100000] [--modes normal,ultra9,...] [--check-every 97]
 ///     modes-sim --largest-claim-free set,ultra,ghost,4setjr,4set
 ///
+/// `--by-round normal,...` adds, for those modes, how often a board of the dealt size has no claim by
+/// round of play (the number of claims made before it), as Warne tabulates it for normal SET.
 /// Games are played by claiming one of the possible claims chosen uniformly at random (always taking the
 /// first one found biases the boards left, as Warne points out). Exits with status 1 if a promise fails.
 enum ModesSimulation {
@@ -33,6 +35,15 @@ enum ModesSimulation {
         var largestBoard = 0
         var checkedBoards = 0
         var failures: [String] = []
+        /// By round (the number of claims made before): boards of the dealt size met, and those without a
+        /// claim. Round 0 is the first deal.
+        var byRound: [(boards: Int, withoutClaim: Int)] = []
+
+        mutating func noteRound(_ round: Int, withoutClaim: Bool) {
+            while byRound.count <= round { byRound.append((0, 0)) }
+            byRound[round].boards += 1
+            if withoutClaim { byRound[round].withoutClaim += 1 }
+        }
     }
 
     static func main(_ arguments: [String]) {
@@ -40,6 +51,7 @@ enum ModesSimulation {
         var games = 100_000
         var modes = SetMode.allCases
         var checkEvery = 97
+        var byRound: [SetMode] = []
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             if flag == "--version" {
@@ -57,9 +69,12 @@ enum ModesSimulation {
             case ("--check-every", let n?) where n > 0: checkEvery = n
             case ("--modes", _):
                 modes = value.split(separator: ",").compactMap { SetMode(rawValue: String($0)) }
+            case ("--by-round", _):
+                byRound = value.split(separator: ",").compactMap { SetMode(rawValue: String($0)) }
             default:
                 print(
-                    "usage: modes-sim [--deals N] [--games N] [--modes normal,ultra9,...] [--check-every N]")
+                    "usage: modes-sim [--deals N] [--games N] [--modes normal,ultra9,...] [--check-every N]"
+                        + " [--by-round normal,...] | --largest-claim-free set,ultra,ghost,4setjr,4set")
                 exit(2)
             }
         }
@@ -69,18 +84,35 @@ enum ModesSimulation {
                 + " largest board | boards checked by brute force |")
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         var failed = false
+        var roundTables: [String] = []
         for mode in modes {
             var figures = Figures()
             deal(mode, count: deals, checkEvery: checkEvery, into: &figures)
             play(mode, count: games, checkEvery: checkEvery, into: &figures)
             print(row(mode, figures))
+            if byRound.contains(mode) { roundTables.append(roundTable(mode, figures)) }
             fflush(nil)  // each row as soon as it is known: a whole run takes minutes
             for failure in figures.failures.prefix(10) {
                 print("FAILED \(mode): \(failure)")
                 failed = true
             }
         }
+        for table in roundTables { print("\n" + table) }
         exit(failed ? 1 : 0)
+    }
+
+    /// How often a board of the dealt size has no claim, by round of play, as a table.
+    static func roundTable(_ mode: SetMode, _ f: Figures) -> String {
+        var lines = [
+            "| \(mode.rawValue): round (claims made before) | boards | without a claim | odds against none |",
+            "|---|---|---|---|",
+        ]
+        for (round, counts) in f.byRound.enumerated() where counts.boards >= 1_000 {
+            let share = Double(counts.withoutClaim) / Double(counts.boards)
+            let odds = counts.withoutClaim > 0 ? format((1 - share) / share, 1) + ":1" : "–"
+            lines.append("| \(round) | \(counts.boards) | \(format(100 * share, 2)) % | \(odds) |")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Prints the largest collections without a claim of each kind named (`set`, `ultra`, `ghost`,
@@ -124,6 +156,8 @@ enum ModesSimulation {
             var game = SetGame(options: SetGame.Options(mode: mode), seed: seed)
             var chooser = SeededGenerator(seed: ~seed)
             var sets = 0
+            // The first deal is round 0.
+            figures.noteRound(0, withoutClaim: game.board.count > mode.boardSize)
             while true {
                 boards += 1
                 figures.largestBoard = max(figures.largestBoard, game.board.count)
@@ -139,6 +173,7 @@ enum ModesSimulation {
                 guard !claims.isEmpty else { break }
                 let claim = claims[chooser.next(below: claims.count)]
                 let (revision, hadChain) = (game.revision, game.chainCards != nil)
+                let before = game
                 let selection: Selection =
                     mode.dealsFaceDown
                     ? .positions(claim.map { game.board.firstIndex(of: $0)! }, seenRevision: revision)
@@ -149,7 +184,7 @@ enum ModesSimulation {
                 }
                 sets += 1
                 if hadChain, game.chainCards == nil { figures.chainBreaks += 1 }
-                noteRound(game, revisionBefore: revision, into: &figures)
+                noteRound(before: before, after: game, claim: claim, round: sets, into: &figures)
             }
             if !game.isOver { figures.failures.append("seed \(seed): no claim, yet the game is not over") }
             figures.games += 1
@@ -161,16 +196,30 @@ enum ModesSimulation {
         }
     }
 
-    /// Counts a board of the mode's dealt size that a claim left (refilled, before any extra cards) while
-    /// the deck had cards to spare, and whether it held a claim: the game dealt three more (one revision
-    /// each, after the one of the claim) when it did not.
-    static func noteRound(_ game: SetGame, revisionBefore: Int, into figures: inout Figures) {
-        let changes = game.revision - revisionBefore
-        guard changes > 0, game.deckCount > 0 else { return }
-        let extraDeals = changes - 1
-        guard game.board.count - 3 * extraDeals == game.options.mode.boardSize else { return }
+    /// Counts the board a claim left, refilled to the mode's dealt size with cards still in the deck (a
+    /// round, as Warne counts them), and whether it held a claim: the game dealt more (one revision a deal,
+    /// after the claim's own) when it did not. The refill is worked out as the rules say: the claimed board
+    /// cards' places are refilled from the deck up to the dealt size; in puzzle, a board that moved on is
+    /// dealt afresh, and a claim that leaves the board as it was makes no round.
+    static func noteRound(
+        before: SetGame, after: SetGame, claim: [Card], round: Int, into figures: inout Figures
+    ) {
+        let changes = after.revision - before.revision
+        guard changes > 0 else { return }
+        let dealt = before.options.mode.boardSize
+        let left: Int
+        if before.options.mode.isPuzzle {
+            left = 0
+        } else {
+            left = before.board.count - claim.filter(before.board.contains).count
+        }
+        let refill = max(0, min(dealt - left, before.deckCount, before.board.count - left))
+        let refilled = before.options.mode.isPuzzle ? min(dealt, before.deckCount) : left + refill
+        guard refilled == dealt, before.deckCount > refill else { return }
+        let withoutClaim = changes > 1
         figures.rounds += 1
-        if extraDeals > 0 { figures.roundsWithoutClaim += 1 }
+        if withoutClaim { figures.roundsWithoutClaim += 1 }
+        figures.noteRound(round, withoutClaim: withoutClaim)
     }
 
     /// Counts the claims on the board by brute force, as the rules say them, and compares.
