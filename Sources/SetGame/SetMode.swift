@@ -243,6 +243,8 @@ public enum SetKind: String, CaseIterable, Sendable {
 
     /// Says in words why `cards` are not a claim of this kind, or returns `nil` when they are one.
     public func whyNotValid(_ cards: [Card]) -> String? {
+        // Most claims are valid: the table look-ups of `isValid` settle them before any words are made.
+        if isValid(cards) { return nil }
         guard cards.count == cardsPerClaim else {
             return "a \(name) has \(cardsPerClaim) cards, not \(cards.count)"
         }

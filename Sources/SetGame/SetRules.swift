@@ -82,10 +82,18 @@ public enum SetRules {
     /// Calls `body` with the ascending positions of each set until it returns `false`.
     static func forEachSet(in cards: [Card], _ body: (Int, Int, Int) -> Bool) {
         guard cards.count >= 3 else { return }
-        guard cards.allSatisfy(\.isClassic) else { return forEachBorderedSet(in: cards, body) }
+        var isClassic = true
         withUnsafeTemporaryAllocation(of: Int8.self, capacity: 81) { position in
             position.initialize(repeating: -1)
-            for (i, card) in cards.enumerated() where i < 127 { position[card.index] = Int8(i) }
+            for (i, card) in cards.enumerated() where i < 127 {
+                // MegaSet's cards are past the classic table: they take the 243-card search below. Checked
+                // while the positions are written, as this runs for every board the game looks at.
+                guard card.isClassic else {
+                    isClassic = false
+                    return
+                }
+                position[card.index] = Int8(i)
+            }
             completionTable.withUnsafeBufferPointer { table in
                 for i in 0..<cards.count - 2 {
                     let row = cards[i].index &* 81
@@ -96,6 +104,7 @@ public enum SetRules {
                 }
             }
         }
+        if !isClassic { forEachBorderedSet(in: cards, body) }
     }
 
     /// `forEachSet` for boards with MegaSet's cards: the same search over the 243-card table.
@@ -126,7 +135,9 @@ public enum SetRules {
     /// (for example "colour: two red, one green"), or returns `nil` when they are a set.
     public static func whyNotSet(_ a: Card, _ b: Card, _ c: Card) -> String? {
         if a == b || b == c || a == c { return "the same card twice" }
-        if [a, b, c].contains(where: \.hasFourthValue) { return "4Set's cards make sets of four, not three" }
+        if a.hasFourthValue || b.hasFourthValue || c.hasFourthValue {
+            return "4Set's cards make sets of four, not three"
+        }
         return whyNotAllSameOrDifferent(a, b, c)
     }
 
