@@ -29,8 +29,9 @@ public enum VariantReference {
 
     /// Whether `cards` are all different.
     static func allDifferent(_ cards: [Card]) -> Bool {
-        for i in cards.indices {
-            for j in cards.indices where j > i && cards[i] == cards[j] { return false }
+        let n = cards.count
+        for i in 0..<n {
+            for j in i + 1..<n where cards[i].index == cards[j].index { return false }
         }
         return true
     }
@@ -159,23 +160,17 @@ public enum VariantReference {
     /// Whether four cards are an UltraSet: "the first pair and the second pair of these four cards should
     /// form a set with the same additional card", in any order.
     public static func isUltraSet(_ cards: [Card]) -> Bool {
-        guard cards.count == 4, allDifferent(cards), cards.allSatisfy({ $0.isClassic }) else { return false }
-        let rows = cards.map(values)
-        for pairs in fourPairings {
-            let (p, q) = (pairs[0], pairs[1])
-            var sameMissingCard = true
-            for a in 0..<4
-            where missingValue(rows[p.0][a], rows[p.1][a]) != missingValue(rows[q.0][a], rows[q.1][a]) {
-                sameMissingCard = false
-                break
-            }
-            if sameMissingCard { return true }
+        guard cards.count == 4, allDifferent(cards) else { return false }
+        let (w, x, y, z) = (values(cards[0]), values(cards[1]), values(cards[2]), values(cards[3]))
+        guard w[4] == 0, x[4] == 0, y[4] == 0, z[4] == 0, !(w + x + y + z).contains(3) else { return false }
+        /// Whether the pair (a, b) and the pair (c, d) miss the same card.
+        func sameMissingCard(_ a: [Int], _ b: [Int], _ c: [Int], _ d: [Int]) -> Bool {
+            for i in 0..<4 where missingValue(a[i], b[i]) != missingValue(c[i], d[i]) { return false }
+            return true
         }
-        return false
+        // The three ways to split four cards into two pairs.
+        return sameMissingCard(w, x, y, z) || sameMissingCard(w, y, x, z) || sameMissingCard(w, z, x, y)
     }
-
-    /// The 3 ways to split four cards into two pairs.
-    static let fourPairings = pairings(of: 4)
 
     // MARK: Brute-force finders
 
@@ -194,7 +189,9 @@ public enum VariantReference {
         while true {
             body(positions)
             // The next combination: raise the last position that can still go up, and reset those after.
-            guard let i = (0..<size).last(where: { positions[$0] < n - size + $0 }) else { return }
+            var i = size - 1
+            while i >= 0 && positions[i] == n - size + i { i -= 1 }
+            guard i >= 0 else { return }
             positions[i] += 1
             for j in (i + 1)..<size { positions[j] = positions[j - 1] + 1 }
         }
