@@ -60,6 +60,8 @@ let package = Package(
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
         .executableTarget(
             name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
+        // Every mode dealt and played millions of times: its figures, and its rules' promises checked.
+        .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),

@@ -45,7 +45,8 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -D SETD
 # The oracles of each target, from the test support target: those that import only SetGame for the game,
 # those that import only SetProtocol for the protocol.
 support=Sources/SetTestSupport
-game_oracles=("$support/SetReference.swift" "$support/MatchismoReference.swift")
+game_oracles=("$support/SetReference.swift" "$support/MatchismoReference.swift" "$support/ModeReference.swift"
+    "$support/VariantReference.swift")
 protocol_oracles=("$support/FramingReference.swift" "$support/TextReference.swift")
 websocket_oracles=("$support/WebSocketReference.swift")
 

@@ -18,13 +18,20 @@ extension SetGame {
         public var takenSets: [TakenSet]
         /// Wrong claims made.
         public var wrongClaims: Int
-        /// The set the next chain claim must reuse a card of.
+        /// The claim the next chain claim must reuse cards of.
         public var chainCards: [Card]?
+        /// In puzzle, the claims found on the board so far.
+        public var foundClaims: [[Card]]
+        /// Whether the game is paused.
+        public var isPaused: Bool
+        /// Whether time was called.
+        public var isTimeUp: Bool
 
         /// Creates a state from its parts.
         public init(
             options: Options, seed: UInt64, board: [Card], deck: [Card], revision: Int, scores: [String: Int],
-            takenSets: [TakenSet], wrongClaims: Int, chainCards: [Card]?
+            takenSets: [TakenSet], wrongClaims: Int, chainCards: [Card]?, foundClaims: [[Card]] = [],
+            isPaused: Bool = false, isTimeUp: Bool = false
         ) {
             self.options = options
             self.seed = seed
@@ -35,6 +42,9 @@ extension SetGame {
             self.takenSets = takenSets
             self.wrongClaims = wrongClaims
             self.chainCards = chainCards
+            self.foundClaims = foundClaims
+            self.isPaused = isPaused
+            self.isTimeUp = isTimeUp
         }
     }
 
@@ -48,10 +58,12 @@ extension SetGame {
     public var state: State {
         State(
             options: options, seed: seed, board: board, deck: deck, revision: revision, scores: scores,
-            takenSets: takenSets, wrongClaims: wrongClaims, chainCards: chainCards)
+            takenSets: takenSets, wrongClaims: wrongClaims, chainCards: chainCards, foundClaims: foundClaims,
+            isPaused: isPaused, isTimeUp: isTimeUp)
     }
 
-    /// The game in `state`; refuses a state no game can reach: a card twice, or cards of another mode.
+    /// The game in `state`; refuses a state no game can reach: a card twice, cards of another mode, a
+    /// board too large for its mode, or found claims that are not claims on the board.
     public init(state: State) throws(StateError) {
         let cards = state.board + state.deck
         guard Set(cards).count == cards.count else { throw StateError(description: "a card is dealt twice") }
@@ -59,7 +71,9 @@ extension SetGame {
         guard cards.allSatisfy(allowed.contains) else {
             throw StateError(description: "a card is not in a \(state.options.mode) deck")
         }
-        guard state.board.count <= Self.maximumBoardSize + 3, state.revision >= 1 else {
+        guard state.board.count <= max(Self.maximumBoardSize + 3, state.options.mode.maximumBoardSize),
+            state.revision >= 1
+        else {
             throw StateError(
                 description: "a board of \(state.board.count) cards at revision \(state.revision)")
         }
@@ -70,5 +84,14 @@ extension SetGame {
         takenSets = state.takenSets
         wrongClaims = state.wrongClaims
         chainCards = state.chainCards
+        let onBoard = Set(state.board)
+        guard
+            state.foundClaims.allSatisfy({ claim in
+                state.options.mode.isValidClaim(claim) && claim.allSatisfy(onBoard.contains)
+            })
+        else { throw StateError(description: "a found claim is not a claim on the board") }
+        foundClaims = state.foundClaims
+        isPaused = state.isPaused
+        isTimeUp = state.isTimeUp
     }
 }

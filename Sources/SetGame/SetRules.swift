@@ -1,8 +1,10 @@
-/// The rule of SET and the searches built on it.
+/// The rule of SET and the searches built on it, for the cards of three values: the classic deck and
+/// MegaSet's (whose fifth attribute, the border, follows the same rule; a classic card's is single).
 ///
-/// Three cards form a set when, for each of the four attributes, their values are all the same or all
-/// different. With values 0, 1, 2 that is exactly "the three values add up to a multiple of 3", so any two
-/// cards determine the one card that completes them.
+/// Three cards form a set when, for each attribute, their values are all the same or all different. With
+/// values 0, 1, 2 that is exactly "the three values add up to a multiple of 3", so any two cards determine
+/// the one card that completes them. Cards with a fourth value (4Set's) are never in a set of three:
+/// ``FourSetRules`` has their rule.
 public enum SetRules {
     /// `completionTable[a * 81 + b]` is the index of the card that makes a set with cards `a` and `b`.
     private static let completionTable: [UInt8] = {
@@ -21,14 +23,38 @@ public enum SetRules {
         return table
     }()
 
-    /// Returns whether the three cards form a set.
+    /// `borderedCompletionTable[a * 243 + b]` is the index of the card that makes a set with cards `a` and
+    /// `b` of MegaSet's deck, where the index is five base-3 digits.
+    private static let borderedCompletionTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 243 * 243)
+        for a in 0..<243 {
+            for b in 0..<243 {
+                var index = 0
+                var place = 1
+                var (x, y) = (a, b)
+                for _ in 0..<5 {
+                    index += (6 - x % 3 - y % 3) % 3 * place
+                    (x, y, place) = (x / 3, y / 3, place * 3)
+                }
+                table[a * 243 + b] = UInt8(index)
+            }
+        }
+        return table
+    }()
+
+    /// Returns whether the three cards form a set (never, when one has a fourth value).
     public static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
-        a != b && completing(a, b) == c
+        guard !a.hasFourthValue, !b.hasFourthValue, !c.hasFourthValue else { return false }
+        return a != b && completing(a, b) == c
     }
 
-    /// Returns the one card that makes a set with `a` and `b` (for `a == b` that is `a` itself).
+    /// Returns the one card that makes a set with `a` and `b` (for `a == b` that is `a` itself); neither
+    /// may have a fourth value, since with four values two cards do not settle a third.
     public static func completing(_ a: Card, _ b: Card) -> Card {
-        Card(index: Int(completionTable[a.index &* 81 &+ b.index]))
+        if a.index < 81, b.index < 81 { return Card(index: Int(completionTable[a.index &* 81 &+ b.index])) }
+        precondition(
+            !a.hasFourthValue && !b.hasFourthValue, "a card with a fourth value completes no set of three")
+        return Card(index: Int(borderedCompletionTable[a.index &* 243 &+ b.index]))
     }
 
     /// Every set among `cards`, as ascending triples of positions in `cards`, in ascending order.
@@ -56,9 +82,18 @@ public enum SetRules {
     /// Calls `body` with the ascending positions of each set until it returns `false`.
     static func forEachSet(in cards: [Card], _ body: (Int, Int, Int) -> Bool) {
         guard cards.count >= 3 else { return }
+        var isClassic = true
         withUnsafeTemporaryAllocation(of: Int8.self, capacity: 81) { position in
             position.initialize(repeating: -1)
-            for (i, card) in cards.enumerated() where i < 127 { position[card.index] = Int8(i) }
+            for (i, card) in cards.enumerated() where i < 127 {
+                // MegaSet's cards are past the classic table: they take the 243-card search below. Checked
+                // while the positions are written, as this runs for every board the game looks at.
+                guard card.isClassic else {
+                    isClassic = false
+                    return
+                }
+                position[card.index] = Int8(i)
+            }
             completionTable.withUnsafeBufferPointer { table in
                 for i in 0..<cards.count - 2 {
                     let row = cards[i].index &* 81
@@ -69,18 +104,46 @@ public enum SetRules {
                 }
             }
         }
+        if !isClassic { forEachBorderedSet(in: cards, body) }
     }
+
+    /// `forEachSet` for boards with MegaSet's cards: the same search over the 243-card table.
+    private static func forEachBorderedSet(in cards: [Card], _ body: (Int, Int, Int) -> Bool) {
+        precondition(
+            !cards.contains(where: \.hasFourthValue), "a card with a fourth value is in no set of three")
+        var position = [Int](repeating: -1, count: 243)
+        for (i, card) in cards.enumerated() { position[card.index] = i }
+        for i in 0..<cards.count - 2 {
+            let row = cards[i].index &* 243
+            for j in (i + 1)..<cards.count - 1 {
+                let k = position[Int(borderedCompletionTable[row &+ cards[j].index])]
+                if k > j, !body(i, j, k) { return }
+            }
+        }
+    }
+
+    /// The attributes the rules compare, by name, with each card's value in words.
+    static let attributes: [(name: String, value: @Sendable (Card) -> String)] = [
+        ("count", { "\($0.count)" }),
+        ("colour", { $0.colour.description }),
+        ("fill", { $0.fill.description }),
+        ("shape", { $0.shape.description }),
+        ("border", { $0.border.description }),
+    ]
 
     /// Says in words why three cards are not a set, naming the first attribute that fails
     /// (for example "colour: two red, one green"), or returns `nil` when they are a set.
     public static func whyNotSet(_ a: Card, _ b: Card, _ c: Card) -> String? {
         if a == b || b == c || a == c { return "the same card twice" }
-        let attributes: [(String, (Card) -> String)] = [
-            ("count", { "\($0.count)" }),
-            ("colour", { $0.colour.description }),
-            ("fill", { $0.fill.description }),
-            ("shape", { $0.shape.description }),
-        ]
+        if a.hasFourthValue || b.hasFourthValue || c.hasFourthValue {
+            return "4Set's cards make sets of four, not three"
+        }
+        return whyNotAllSameOrDifferent(a, b, c)
+    }
+
+    /// The first attribute in which three cards (not necessarily different) are neither all the same nor
+    /// all different, in words, or `nil` if there is none: the rule of a set, said of ghost cards too.
+    static func whyNotAllSameOrDifferent(_ a: Card, _ b: Card, _ c: Card) -> String? {
         for (name, value) in attributes {
             let values = [a, b, c].map(value)
             guard Set(values).count == 2 else { continue }
@@ -112,7 +175,7 @@ public enum SetRules {
     /// Groups all pairs by the card that completes them (O(n²)); two disjoint pairs in one group are an
     /// Ultra SET.
     public static func allUltraSets(in cards: [Card]) -> [[Int]] {
-        var pairsByCompletion = [[(Int, Int)]](repeating: [], count: 81)
+        var pairsByCompletion = [[(Int, Int)]](repeating: [], count: cards.allSatisfy(\.isClassic) ? 81 : 243)
         for i in cards.indices {
             for j in cards.indices where j > i {
                 pairsByCompletion[completing(cards[i], cards[j]).index].append((i, j))

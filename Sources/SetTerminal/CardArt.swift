@@ -42,11 +42,12 @@ public enum CardArt {
         case .red: return .red
         case .green: return .green
         case .purple: return .magenta
+        case .blue: return .blue  // 4Set's fourth colour; set-cli does not offer 4Set yet
         }
     }
 
     /// The letter that stands for a colour without colour.
-    public static func colourLetter(_ colour: Colour) -> String { ["R", "G", "P"][colour.rawValue] }
+    public static func colourLetter(_ colour: Colour) -> String { ["R", "G", "P", "B"][colour.rawValue] }
 
     /// The style of a card's shapes.
     static func style(_ card: Card) -> TextStyle {

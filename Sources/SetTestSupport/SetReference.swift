@@ -55,6 +55,8 @@ public enum SetReference {
             guard cards.count == 3, isSet(cards[0], cards[1], cards[2]) else { return false }
             guard let chain else { return true }
             return cards.filter(chain.contains).count == 1
+        case .ultrachain, .ultra9, .megaset, .ghostset, .fourSet, .fourSetJunior, .puzzle, .shuffle, .memory:
+            return ModeReference.isValidClaim(cards, mode: mode, chain: chain)
         }
     }
 

@@ -105,6 +105,24 @@ import Testing
         #expect(reread == snapshot)
     }
 
+    /// A room's snapshot naming a mode rooms do not offer yet is refused, as no room can be made with one.
+    @Test func aSnapshotInAModeNotOfferedIsRefused() throws {
+        let server = EmbeddedServer()
+        defer { server.stop() }
+        _ = try server.player("ann", room: "set")
+        let marker = Array(" set normal ".utf8)
+        let body = try #require(
+            server.core.snapshotRecords().map(\.body).first { body in
+                body.indices.contains { body[$0...].starts(with: marker) }
+            })
+        let at = try #require(body.indices.first { body[$0...].starts(with: marker) })
+        #expect(try JournalRecord(body: body[...]).body == body)
+        for mode in SetMode.allCases where !mode.isOffered {
+            let changed = body[..<at] + Array(" set \(mode.rawValue) ".utf8) + body[(at + marker.count)...]
+            #expect(throws: JournalFormatError.self, "\(mode)") { try JournalRecord(body: changed[...]) }
+        }
+    }
+
     @Test func whileTheJournalCannotBeWrittenChangesAreRefusedAndReadsServed() throws {
         let server = EmbeddedServer()
         let (ann, join) = try server.player("ann", room: "r")

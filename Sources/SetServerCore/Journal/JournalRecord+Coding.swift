@@ -371,7 +371,7 @@ extension RoomSnapshot {
         switch try r.text() {
         case "set":
             let modeName = try r.text()
-            guard let mode = SetMode(rawValue: modeName) else {
+            guard let mode = SetMode(rawValue: modeName), mode.isOffered else {
                 throw RecordReader.Malformed(description: "'\(modeName)' is not a mode")
             }
             let options = SetGame.Options(mode: mode, wrongClaimPenalty: try r.int())

@@ -59,7 +59,8 @@ struct RoomOptions: Equatable, Sendable {
                 }
                 result.password = value
             case (.set, "mode"):
-                guard let mode = SetMode(rawValue: value.lowercased()) else {
+                // Only the modes the protocol and the clients can show yet (SetMode.offered).
+                guard let mode = SetMode(rawValue: value.lowercased()), mode.isOffered else {
                     return bad("normal, junior, chain or ultra")
                 }
                 result.set.mode = mode
