@@ -189,6 +189,9 @@ goal() {  # scenario-number jq-condition description
     echo "Fan-out against a plain C epoll server (issue 15): [BENCHMARKS-fanout.md](BENCHMARKS-fanout.md)."
     echo "The transport holes replayed against the release binary (issue 21, \`scripts/transport-bench.py\`):"
     echo "[BENCHMARKS-transport.md](BENCHMARKS-transport.md)."
+    echo "How often each SET mode deals a board with no claim, and how long its games last:"
+    echo "[BENCHMARKS-modes.md](BENCHMARKS-modes.md). The deterministic simulation's speed and its runs:"
+    echo "[BENCHMARKS-simulation.md](BENCHMARKS-simulation.md)."
     echo
     echo "| machine | |"
     echo "| --- | --- |"

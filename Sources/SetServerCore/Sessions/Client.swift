@@ -10,7 +10,8 @@ final class Client {
     /// The player this connection speaks for, after `HELLO` or `RESUME`.
     var session: Session?
     /// The room this connection watches as a spectator.
-    var watching: Room?
+    /// Weak: the core's table owns rooms (a room holds its spectators by ID only).
+    weak var watching: Room?
     /// When the last complete line arrived.
     var lastActivity: Double
     let connectedAt: Double

@@ -8,7 +8,9 @@ final class Session {
     /// The connection speaking for the player now, or `nil` while they are away.
     var connection: ConnectionID?
     /// The room the player is seated in.
-    var room: Room?
+    /// Weak: the core's table owns rooms, and a room holds its seats; a strong link back would make every
+    /// seat a cycle that outlives a core thrown away (a restore's, a test's, a simulation's).
+    weak var room: Room?
     /// When the connection dropped, for the grace period.
     var awaySince: Double?
 
