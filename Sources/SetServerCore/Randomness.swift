@@ -22,6 +22,16 @@ public final class Randomness: @unchecked Sendable {
         return Randomness { generator.next() }
     }
 
+    /// The values given, over and over: for tests of what happens when randomness repeats itself.
+    public static func repeating(_ values: [UInt64]) -> Randomness {
+        precondition(!values.isEmpty, "something to repeat")
+        var index = 0
+        return Randomness {
+            defer { index = (index + 1) % values.count }
+            return values[index]
+        }
+    }
+
     /// 64 random bits.
     public func bits() -> UInt64 { next() }
 
