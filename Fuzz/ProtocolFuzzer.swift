@@ -146,13 +146,9 @@ enum ProtocolFuzzer {
 
         checkSanitized(text)
         if let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).first {
-            let validByBytes =
-                (1...TextRules.maximumNameLength).contains(first.utf8.count)
-                && first.utf8.allSatisfy { byte in
-                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-                        || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
-                }
-            require(TextRules.isValidName(first) == validByBytes, "isValidName(\(first.debugDescription))")
+            require(
+                TextRules.isValidName(first) == TextReference.isValidName(first),
+                "isValidName(\(first.debugDescription))")
         }
     }
 

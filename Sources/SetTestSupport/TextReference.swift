@@ -19,6 +19,17 @@ public enum TextReference {
         }
     }
 
+    /// Whether `name` is a player or room name as protocol.md defines one: 1–16 bytes of
+    /// `A–Z a–z 0–9 _ -`, and not `-` alone (lines use `-` for "nobody", as in `TURN -`).
+    public static func isValidName(_ name: some StringProtocol) -> Bool {
+        let bytes = Array(name.utf8)
+        let allowed = { (byte: UInt8) in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x5F || byte == 0x2D
+        }
+        return (1...16).contains(bytes.count) && bytes.allSatisfy(allowed) && bytes != [0x2D]
+    }
+
     /// Whether a `CHAT` event the server formats from `text` reads back, in a client, as the same sender
     /// and text.
     public static func chatRoundTrips(_ text: String) -> Bool {
