@@ -482,16 +482,24 @@ struct MatchismoFuzzer {
                 absent.remove(name)
                 if turn == nil { turn = name }
             case 4:
-                let present = input.flag()
-                game.setPresent(name, present)
-                if players.contains(name) {
-                    if present {
-                        absent.remove(name)
-                        if turn == nil { turn = name }
-                    } else {
-                        absent.insert(name)
-                        if turn == name { passTurn() }
-                    }
+                // A player drops, comes back, or leaves the room (or their grace runs out).
+                let change = input.number(below: 3)
+                switch change {
+                case 0: game.setPresent(name, false)
+                case 1: game.setPresent(name, true)
+                default: game.removeFromTurn(name)
+                }
+                guard players.contains(name) else { break }
+                if change == 1 {
+                    // A player who comes back takes the turn only when it is nobody's.
+                    absent.remove(name)
+                    if turn == nil { turn = name }
+                } else {
+                    absent.insert(name)
+                    // A player who goes away with the turn keeps it when nobody else is present (so a
+                    // restart, which finds everyone away, gives it back to them); one who leaves passes it.
+                    let nobodyElsePresent = players.allSatisfy(absent.contains)
+                    if turn == name, change == 2 || !nobodyElsePresent { passTurn() }
                 }
             case 5:
                 game.passTurn()
@@ -619,8 +627,10 @@ struct MatchismoFuzzer {
         require(game.isOver == referenceIsOver, "isOver is \(game.isOver)")
         require(game.players == players, "players \(game.players), not \(players)")
         require(game.turn == turn, "turn \(game.turn ?? "-"), not \(turn ?? "-")")
-        if let turn { require(players.contains(turn) && !absent.contains(turn), "the turn is \(turn)'s") }
-        require((turn == nil) == players.allSatisfy(absent.contains), "nobody has the turn")
+        // The turn is a player's; it is nobody's only when nobody is present. (An away player may hold it:
+        // the last one to go away keeps it until they come back, leave, or their grace runs out.)
+        if let turn { require(players.contains(turn), "the turn is \(turn)'s") }
+        require(turn != nil || players.allSatisfy(absent.contains), "nobody has the turn")
         for name in names {
             require(game.score(of: name) == scores[name, default: 0], "the score of \(name)")
         }
