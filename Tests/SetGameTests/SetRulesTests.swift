@@ -196,6 +196,10 @@ struct UltraRulesTests {
         #expect(!SetRules.isUltraSet(ultra + [c]))
         #expect(!SetRules.isUltraSet([a, a, b, b]))
         #expect(SetRules.ultraPairing([a, a, b, b]) == nil)
+        #expect(SetRules.allUltraSets(in: [a, a, b, b]).isEmpty)
+        // A repeated card is in an Ultra SET once per position it holds, never twice in one.
+        #expect(SetRules.allUltraSets(in: [a, e, b, f, a]) == [[0, 1, 2, 3], [1, 2, 3, 4]])
+        #expect(SetReference.allUltraSets(in: [a, e, b, f, a]) == [[0, 1, 2, 3], [1, 2, 3, 4]])
     }
 
     @Test func ultraPairingAndIsUltraSetMatchTheDefinition() {
