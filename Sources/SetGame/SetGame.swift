@@ -105,7 +105,7 @@ public struct SetGame: Sendable {
         case .chain:
             guard let chain = chainCards else { return SetRules.containsSet(board) }
             return !options.mode.claims(on: board, chain: chain).isEmpty
-        case .ultra: return !SetRules.allUltraSets(in: board).isEmpty
+        case .ultra: return SetRules.containsUltraSet(board)
         }
     }
 

@@ -110,38 +110,65 @@ public enum SetRules {
     }
 
     /// Every Ultra SET among `cards`, as ascending quadruples of positions, in ascending order.
-    ///
-    /// Sorts all pairs by the card that completes them (O(n² log n)); two pairs of four different cards
-    /// in one group are an Ultra SET. Each one is found once: four different cards split into two pairs
-    /// completed by the same card in at most one way (a + b ≡ c + d and a + c ≡ b + d mod 3 in every
-    /// attribute would make b and c the same card).
     public static func allUltraSets(in cards: [Card]) -> [[Int]] {
-        guard cards.count >= 4 else { return [] }
-        var pairs: [(completion: Int, first: Int, second: Int)] = []
-        pairs.reserveCapacity(cards.count * (cards.count - 1) / 2)
-        for i in cards.indices {
-            for j in cards.indices where j > i {
-                pairs.append((completing(cards[i], cards[j]).index, i, j))
-            }
-        }
-        pairs.sort { $0.completion < $1.completion }
         var found: [[Int]] = []
-        var start = 0
-        while start < pairs.count {
-            var end = start + 1
-            while end < pairs.count, pairs[end].completion == pairs[start].completion { end += 1 }
-            for x in start..<end {
-                for y in (x + 1)..<end {
-                    let quad = [pairs[x].first, pairs[x].second, pairs[y].first, pairs[y].second]
-                    // Two pairs with one completion share a card only when `cards` repeats one.
-                    let distinct = quad.indices.allSatisfy { i in
-                        quad[(i + 1)...].allSatisfy { cards[$0] != cards[quad[i]] }
-                    }
-                    if distinct { found.append(quad.sorted()) }
-                }
-            }
-            start = end
+        forEachUltraSet(in: cards) { quad in
+            found.append(quad.sorted())
+            return true
         }
         return found.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// Returns whether there is at least one Ultra SET among `cards`.
+    public static func containsUltraSet(_ cards: [Card]) -> Bool {
+        var found = false
+        forEachUltraSet(in: cards) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with the positions of each Ultra SET (in no particular order) until it returns `false`.
+    ///
+    /// Groups all pairs by the card that completes them (O(n²), a counting sort into 81 groups); two pairs
+    /// of four different cards in one group are an Ultra SET. Each one is found once: four different cards
+    /// split into two pairs completed by the same card in at most one way (a + b ≡ c + d and
+    /// a + c ≡ b + d mod 3 in every attribute would make b and c the same card).
+    static func forEachUltraSet(in cards: [Card], _ body: ([Int]) -> Bool) {
+        let n = cards.count
+        guard n >= 4 else { return }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 81 + 1) { table in
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: n * (n - 1) / 2) { pairs in
+                // Group c's pairs are pairs[groupStart[c]..<groupStart[c + 1]], placed through next[c].
+                let groupStart = UnsafeMutableBufferPointer(rebasing: table[0...81])
+                let next = UnsafeMutableBufferPointer(rebasing: table[82...])
+                groupStart.initialize(repeating: 0)
+                for i in 0..<n {
+                    for j in (i + 1)..<n { groupStart[completing(cards[i], cards[j]).index + 1] += 1 }
+                }
+                for c in 0..<81 { groupStart[c + 1] += groupStart[c] }
+                for c in 0..<81 { next.initializeElement(at: c, to: groupStart[c]) }
+                for i in 0..<n {
+                    for j in (i + 1)..<n {
+                        let c = completing(cards[i], cards[j]).index
+                        pairs.initializeElement(at: next[c], to: (i, j))
+                        next[c] += 1
+                    }
+                }
+                for c in 0..<81 {
+                    for x in groupStart[c]..<groupStart[c + 1] {
+                        for y in (x + 1)..<groupStart[c + 1] {
+                            let quad = [pairs[x].0, pairs[x].1, pairs[y].0, pairs[y].1]
+                            // Two pairs with one completion share a card only when `cards` repeats one.
+                            let distinct = quad.indices.allSatisfy { i in
+                                quad[(i + 1)...].allSatisfy { cards[$0].index != cards[quad[i]].index }
+                            }
+                            if distinct, !body(quad) { return }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
