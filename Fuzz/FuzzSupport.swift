@@ -1,9 +1,9 @@
-// Shared by both fuzz targets: reading structured values out of the fuzzer's bytes, and failing loudly.
+// Shared by the fuzz targets: reading structured values out of the fuzzer's bytes, and failing loudly.
 //
-// Compiled directly with the library sources by `scripts/fuzz.sh` (not a SwiftPM target: libFuzzer brings
-// its own main), into the module of the library under test; the targets still use only the public API.
-// The reference oracles they check against (`SetReference`, `FramingReference`, ...) are the ones the tests
-// use, compiled in from Sources/SetTestSupport.
+// Compiled by `scripts/fuzz.sh` (not a SwiftPM target: libFuzzer brings its own main) into one plain
+// module with a target's harness and the reference oracles it checks against (`SetReference`,
+// `FramingReference`, ..., the ones the tests use, from Sources/SetTestSupport), which imports the
+// libraries under test as a test does: only they are instrumented for coverage and ASan.
 
 #if canImport(Glibc)
     import Glibc

@@ -5,6 +5,8 @@
 // seed, and every following byte starts an operation that reads its own arguments from the bytes after
 // it.
 
+import SetGame
+
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func gameFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

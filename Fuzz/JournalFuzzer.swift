@@ -4,9 +4,7 @@
 // must round-trip through a record byte for byte, or a journal file (mode odd), whose lines are read
 // and replayed as setd does at start-up: any bytes give records or a clear refusal, never a crash.
 
-#if !SETD_FUZZ
-    import SetServerCore
-#endif
+import SetServerCore
 
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")

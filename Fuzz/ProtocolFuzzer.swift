@@ -5,6 +5,8 @@
 // with short inputs; otherwise the protocol's 1024), byte 1 seeds the chunk sizes, the rest is the byte
 // stream a client sends.
 
+import SetProtocol
+
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func protocolFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

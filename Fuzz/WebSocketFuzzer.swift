@@ -8,6 +8,8 @@
 // Either way, feeding the stream whole and in random pieces must give the same events, and the decoder
 // must hold no more than a capped message and one incomplete frame.
 
+import SetWeb
+
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func webSocketFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles this file into the SetGame module itself, where importing SetGame would be a
-// warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetGame
-#endif
+import SetGame
 
 /// The rules of SET written straight from their definitions, slow and obvious on purpose, for `SetRules`
 /// and `SetGame` to be checked against by the tests and the fuzzers alike.
