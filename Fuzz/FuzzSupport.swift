@@ -72,6 +72,43 @@ struct FuzzRandom {
     }
 }
 
+/// Byte strings already checked in this process, for checks that depend on nothing but those bytes:
+/// libFuzzer's inputs are mutations of each other, so most of what an input holds was checked in an
+/// earlier one, and checking it again finds nothing new. `FUZZ_NO_CACHE=1` in the environment checks
+/// everything every time (for `-merge=1` and coverage reports, which need every input to run all of its
+/// checks).
+///
+/// It keeps two independent 64-bit digests of each string, not the string, in a table reserved up
+/// front: memory an input leaves behind makes libFuzzer take the input for a leak and run it again.
+struct CheckedOnce {
+    /// Past this many strings the memory is cleared: a bound on memory, at the cost of some checks done
+    /// twice.
+    static var capacity: Int { 1 << 16 }
+
+    private struct Digest: Hashable {
+        let first: Int
+        let second: Int
+    }
+
+    private var seen = Set<Digest>(minimumCapacity: Self.capacity)
+    private let isEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+
+    /// Whether `bytes` were not checked yet in this process; from now on they count as checked.
+    mutating func isNew(_ bytes: [UInt8]) -> Bool {
+        guard isEnabled else { return true }
+        if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
+        var first = Hasher()
+        var second = Hasher()
+        first.combine(1 as UInt8)
+        second.combine(2 as UInt8)
+        bytes.withUnsafeBytes { raw in
+            first.combine(bytes: raw)
+            second.combine(bytes: raw)
+        }
+        return seen.insert(Digest(first: first.finalize(), second: second.finalize())).inserted
+    }
+}
+
 /// Stops the run with `message` when an invariant does not hold; libFuzzer then saves the input as a
 /// crash artifact.
 func require(
