@@ -15,9 +15,16 @@
 /// is a valid program.
 struct FuzzInput {
     private let bytes: [UInt8]
-    private var offset = 0
+    /// How many bytes were read.
+    private(set) var offset = 0
+    /// Whether a read found no byte left (and read a zero): what was read so far is not a prefix of
+    /// longer inputs, which would give that read a real byte.
+    private(set) var hasReadPastEnd = false
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], from offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
 
     /// Whether every byte was read.
     var isAtEnd: Bool { offset >= bytes.count }
@@ -27,7 +34,10 @@ struct FuzzInput {
 
     /// The next byte, or 0 past the end.
     mutating func byte() -> UInt8 {
-        guard offset < bytes.count else { return 0 }
+        guard offset < bytes.count else {
+            hasReadPastEnd = true
+            return 0
+        }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -106,6 +116,77 @@ struct CheckedOnce {
             second.combine(bytes: raw)
         }
         return seen.insert(Digest(first: first.finalize(), second: second.finalize())).inserted
+    }
+}
+
+/// The states a stateful harness reached after each operation of the inputs it ran, by the input bytes
+/// that led there, so that an input resumes after the longest prefix it shares with an earlier one.
+/// libFuzzer's inputs are mutations of each other, so most of an input's operations were run and checked
+/// before, from the same state; the state after them depends on nothing but those bytes. An input's own
+/// operations, from the first byte that differs, still run and are checked in full. `FUZZ_NO_CACHE=1` in
+/// the environment turns this off.
+struct PrefixCache<State> {
+    /// States are kept in two generations of at most this many: when the newer one is full, the older
+    /// one is dropped, and a state found in the older one moves to the newer. A bound on memory that
+    /// keeps the states that inputs keep resuming from (those of the corpus libFuzzer mutates).
+    static var generationSize: Int { 1 << 14 }
+
+    private struct Key: Hashable {
+        let length: Int
+        let hash: UInt64
+    }
+
+    /// The input whose prefix led to the state (shared by all the states of one input, not copied).
+    private typealias Entry = (input: [UInt8], state: State)
+    private var newer: [Key: Entry] = [:]
+    private var older: [Key: Entry] = [:]
+    private let isEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+
+    /// The state after the longest remembered prefix of `input`, and that prefix's length.
+    mutating func resumption(of input: InputPrefixes) -> (state: State, length: Int)? {
+        guard isEnabled, !newer.isEmpty || !older.isEmpty else { return nil }
+        for length in stride(from: input.bytes.count, through: 1, by: -1) {
+            let key = Key(length: length, hash: input.hashes[length])
+            if let entry = newer[key], entry.input.prefix(length).elementsEqual(input.bytes.prefix(length)) {
+                return (entry.state, length)
+            }
+            if let entry = older[key], entry.input.prefix(length).elementsEqual(input.bytes.prefix(length)) {
+                insert(entry, at: key)
+                return (entry.state, length)
+            }
+        }
+        return nil
+    }
+
+    /// Remembers `state` as the state after the first `length` bytes of `input`.
+    mutating func remember(_ state: State, after length: Int, of input: InputPrefixes) {
+        guard isEnabled else { return }
+        insert((input.bytes, state), at: Key(length: length, hash: input.hashes[length]))
+    }
+
+    private mutating func insert(_ entry: Entry, at key: Key) {
+        if newer.count >= Self.generationSize {
+            older = newer
+            newer = [:]
+        }
+        newer[key] = entry
+    }
+}
+
+/// One input and the FNV-1a hash of each of its prefixes, by length, for `PrefixCache`.
+struct InputPrefixes {
+    let bytes: [UInt8]
+    fileprivate let hashes: [UInt64]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var hashes = [UInt64](repeating: 0, count: bytes.count + 1)
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for (i, byte) in bytes.enumerated() {
+            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3
+            hashes[i + 1] = hash
+        }
+        self.hashes = hashes
     }
 }
 

@@ -23,9 +23,9 @@
 # -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
 # FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a crash.
-# The protocol harness checks each distinct line once per process (see CheckedOnce in
-# Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time, which -merge=1 needs.
-# Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
+# The harnesses check what an earlier input already checked only once per process (see CheckedOnce and
+# PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time, which -merge=1
+# needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
