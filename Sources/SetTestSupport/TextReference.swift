@@ -4,11 +4,14 @@ import SetProtocol
 public enum TextReference {
     /// Whether `text` has none of the characters `TextRules.sanitized` promises to remove: C0 and C1
     /// controls (ESC and CSI among them), DEL, tabs, the zero-width space, the bidi marks, overrides and
-    /// isolates, and the BOM. (Zero-width joiners stay: emoji and scripts need them.)
+    /// isolates, the line and paragraph separators (which many clients split lines on), and the BOM.
+    /// (Zero-width joiners stay: emoji and scripts need them.)
     public static func isClean(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+            case 0x00...0x1F, 0x7F...0x9F, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E,
+                0x2066...0x2069,
+                0xFEFF:
                 return false
             default: return true
             }
