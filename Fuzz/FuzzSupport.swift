@@ -95,27 +95,64 @@ struct CheckedOnce {
     /// twice.
     static var capacity: Int { 1 << 16 }
 
-    private struct Digest: Hashable {
-        let first: Int
-        let second: Int
-    }
-
-    private var seen = Set<Digest>(minimumCapacity: Self.capacity)
-    private let isEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+    private var seen = Set<ByteDigest>(minimumCapacity: Self.capacity)
+    private let isEnabled = cachesAreEnabled
 
     /// Whether `bytes` were not checked yet in this process; from now on they count as checked.
     mutating func isNew(_ bytes: [UInt8]) -> Bool {
         guard isEnabled else { return true }
         if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
+        return seen.insert(ByteDigest(bytes)).inserted
+    }
+}
+
+/// What a pure function of a byte string returned, computed (and checked) once per process for each
+/// string, as `CheckedOnce` does for checks; off with `FUZZ_NO_CACHE=1`.
+struct ComputedOnce<Value> {
+    /// Past this many strings the memory is cleared.
+    static var capacity: Int { 1 << 14 }
+
+    private var values: [ByteDigest: Value] = [:]
+    private let isEnabled = cachesAreEnabled
+
+    /// The value for `bytes`: `compute(bytes)` the first time, what it returned after that.
+    mutating func value(for bytes: ArraySlice<UInt8>, _ compute: (ArraySlice<UInt8>) -> Value) -> Value {
+        guard isEnabled else { return compute(bytes) }
+        let digest = ByteDigest(bytes)
+        if let value = values[digest] { return value }
+        if values.count >= Self.capacity { values.removeAll(keepingCapacity: true) }
+        let value = compute(bytes)
+        values[digest] = value
+        return value
+    }
+}
+
+/// Whether the once-per-process caches are on: `FUZZ_NO_CACHE=1` turns them off.
+let cachesAreEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+
+/// Two independent 64-bit digests of a byte string (SipHash with two prefixes): a key for the caches
+/// that keeps no copy of the bytes.
+struct ByteDigest: Hashable {
+    private let first: Int
+    private let second: Int
+
+    init(_ bytes: some Collection<UInt8>) {
         var first = Hasher()
         var second = Hasher()
         first.combine(1 as UInt8)
         second.combine(2 as UInt8)
-        bytes.withUnsafeBytes { raw in
-            first.combine(bytes: raw)
-            second.combine(bytes: raw)
+        let hashed: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            first.combine(bytes: UnsafeRawBufferPointer(buffer))
+            second.combine(bytes: UnsafeRawBufferPointer(buffer))
         }
-        return seen.insert(Digest(first: first.finalize(), second: second.finalize())).inserted
+        if hashed == nil {
+            Array(bytes).withUnsafeBytes { raw in
+                first.combine(bytes: raw)
+                second.combine(bytes: raw)
+            }
+        }
+        self.first = first.finalize()
+        self.second = second.finalize()
     }
 }
 
@@ -140,7 +177,7 @@ struct PrefixCache<State> {
     private typealias Entry = (input: [UInt8], state: State)
     private var newer: [Key: Entry] = [:]
     private var older: [Key: Entry] = [:]
-    private let isEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+    private let isEnabled = cachesAreEnabled
 
     /// The state after the longest remembered prefix of `input`, and that prefix's length.
     mutating func resumption(of input: InputPrefixes) -> (state: State, length: Int)? {
