@@ -23,9 +23,9 @@
 # -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
 # FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a crash.
-# The harnesses check what an earlier input already checked only once per process (see CheckedOnce and
-# PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time, which -merge=1
-# needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
+# The harnesses check what an earlier input already checked only once per process (CheckedOnce,
+# ComputedOnce and PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time,
+# which -merge=1 needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -181,7 +181,7 @@ for target in "${targets[@]}"; do
     # The last status line ("#N DONE cov: … ft: … corp: … exec/s: …") and libFuzzer's final stats.
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
     summaries+=("$target: exit $status")
-    summaries+=("  $last")
+    [[ -z "$last" ]] || summaries+=("  $last")
     while IFS= read -r line; do summaries+=("  $line"); done < <(grep -E '^stat::' "$log" || true)
     if ((status != 0)); then
         failed=true
