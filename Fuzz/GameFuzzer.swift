@@ -132,6 +132,10 @@ struct SetFuzzer {
 
     /// The states after the operations of earlier inputs.
     nonisolated(unsafe) static var states = PrefixCache<SetFuzzer>()
+    /// The valid claims of each board (with its mode and chain) seen in this process, by brute force.
+    nonisolated(unsafe) static var boardClaims = ComputedOnce<[SetReference.ClaimKey]>()
+    /// The card lists whose rules were checked in this process.
+    nonisolated(unsafe) static var checkedRules = CheckedOnce()
 
     /// Remembers this state, after every fourth operation, as the one after the bytes `input` read,
     /// unless it read past their end. (Every fourth: a quarter of the states to keep and free, for at
@@ -285,6 +289,8 @@ struct SetFuzzer {
         var pool = Card.all
         let cards = (0..<input.number(below: 22)).map { _ in pool.remove(at: input.number(below: pool.count))
         }
+        // The checks depend on the cards alone: each list once per process.
+        guard Self.checkedRules.isNew(cards.map { UInt8($0.index) }) else { return }
         for i in cards.indices {
             for j in cards.indices where j > i {
                 let third = SetRules.completing(cards[i], cards[j])
@@ -487,8 +493,16 @@ struct SetFuzzer {
             require(board.count >= SetGame.boardSize, "\(board.count) cards while the deck has cards")
         }
 
-        claims = SetReference.allClaims(board: board, mode: mode, chain: game.chainCards).sorted {
-            ($0.high, $0.low) < ($1.high, $1.low)
+        // Brute force once per process for each board: many inputs deal the same boards.
+        let chain = game.chainCards
+        let modeByte = UInt8(SetMode.allCases.firstIndex(of: mode) ?? 0)
+        let boardKey =
+            [modeByte, UInt8(chain?.count ?? 0)] + (chain ?? []).map { UInt8($0.index) }
+            + board.map { UInt8($0.index) }
+        claims = Self.boardClaims.value(for: boardKey[...]) { _ in
+            SetReference.allClaims(board: board, mode: mode, chain: chain).sorted {
+                ($0.high, $0.low) < ($1.high, $1.low)
+            }
         }
         claimsRevision = game.revision
         if game.deckCount > 0 {
