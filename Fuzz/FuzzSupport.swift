@@ -1,9 +1,9 @@
-// Shared by both fuzz targets: reading structured values out of the fuzzer's bytes, and failing loudly.
+// Shared by the fuzz targets: reading structured values out of the fuzzer's bytes, and failing loudly.
 //
-// Compiled directly with the library sources by `scripts/fuzz.sh` (not a SwiftPM target: libFuzzer brings
-// its own main), into the module of the library under test; the targets still use only the public API.
-// The reference oracles they check against (`SetReference`, `FramingReference`, ...) are the ones the tests
-// use, compiled in from Sources/SetTestSupport.
+// Compiled by `scripts/fuzz.sh` (not a SwiftPM target: libFuzzer brings its own main) into one plain
+// module with a target's harness and the reference oracles it checks against (`SetReference`,
+// `FramingReference`, ..., the ones the tests use, from Sources/SetTestSupport), which imports the
+// libraries under test as a test does: only they are instrumented for coverage and ASan.
 
 #if canImport(Glibc)
     import Glibc
@@ -15,9 +15,16 @@
 /// is a valid program.
 struct FuzzInput {
     private let bytes: [UInt8]
-    private var offset = 0
+    /// How many bytes were read.
+    private(set) var offset = 0
+    /// Whether a read found no byte left (and read a zero): what was read so far is not a prefix of
+    /// longer inputs, which would give that read a real byte.
+    private(set) var hasReadPastEnd = false
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], from offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
 
     /// Whether every byte was read.
     var isAtEnd: Bool { offset >= bytes.count }
@@ -27,7 +34,10 @@ struct FuzzInput {
 
     /// The next byte, or 0 past the end.
     mutating func byte() -> UInt8 {
-        guard offset < bytes.count else { return 0 }
+        guard offset < bytes.count else {
+            hasReadPastEnd = true
+            return 0
+        }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -69,6 +79,151 @@ struct FuzzRandom {
 
     mutating func next(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
+    }
+}
+
+/// Byte strings already checked in this process, for checks that depend on nothing but those bytes:
+/// libFuzzer's inputs are mutations of each other, so most of what an input holds was checked in an
+/// earlier one, and checking it again finds nothing new. `FUZZ_NO_CACHE=1` in the environment checks
+/// everything every time (for `-merge=1` and coverage reports, which need every input to run all of its
+/// checks).
+///
+/// It keeps two independent 64-bit digests of each string, not the string, in a table reserved up
+/// front: memory an input leaves behind makes libFuzzer take the input for a leak and run it again.
+struct CheckedOnce {
+    /// Past this many strings the memory is cleared: a bound on memory, at the cost of some checks done
+    /// twice.
+    static var capacity: Int { 1 << 16 }
+
+    private var seen = Set<ByteDigest>(minimumCapacity: Self.capacity)
+    private let isEnabled = cachesAreEnabled
+
+    /// Whether `bytes` were not checked yet in this process; from now on they count as checked.
+    mutating func isNew(_ bytes: [UInt8]) -> Bool {
+        guard isEnabled else { return true }
+        if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
+        return seen.insert(ByteDigest(bytes)).inserted
+    }
+}
+
+/// What a pure function of a byte string returned, computed (and checked) once per process for each
+/// string, as `CheckedOnce` does for checks; off with `FUZZ_NO_CACHE=1`.
+struct ComputedOnce<Value> {
+    /// Past this many strings the memory is cleared.
+    static var capacity: Int { 1 << 14 }
+
+    private var values: [ByteDigest: Value] = [:]
+    private let isEnabled = cachesAreEnabled
+
+    /// The value for `bytes`: `compute(bytes)` the first time, what it returned after that.
+    mutating func value(for bytes: ArraySlice<UInt8>, _ compute: (ArraySlice<UInt8>) -> Value) -> Value {
+        guard isEnabled else { return compute(bytes) }
+        let digest = ByteDigest(bytes)
+        if let value = values[digest] { return value }
+        if values.count >= Self.capacity { values.removeAll(keepingCapacity: true) }
+        let value = compute(bytes)
+        values[digest] = value
+        return value
+    }
+}
+
+/// Whether the once-per-process caches are on: `FUZZ_NO_CACHE=1` turns them off.
+let cachesAreEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" } ?? true
+
+/// Two independent 64-bit digests of a byte string (SipHash with two prefixes): a key for the caches
+/// that keeps no copy of the bytes.
+struct ByteDigest: Hashable {
+    private let first: Int
+    private let second: Int
+
+    init(_ bytes: some Collection<UInt8>) {
+        var first = Hasher()
+        var second = Hasher()
+        first.combine(1 as UInt8)
+        second.combine(2 as UInt8)
+        let hashed: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            first.combine(bytes: UnsafeRawBufferPointer(buffer))
+            second.combine(bytes: UnsafeRawBufferPointer(buffer))
+        }
+        if hashed == nil {
+            Array(bytes).withUnsafeBytes { raw in
+                first.combine(bytes: raw)
+                second.combine(bytes: raw)
+            }
+        }
+        self.first = first.finalize()
+        self.second = second.finalize()
+    }
+}
+
+/// The states a stateful harness reached after each operation of the inputs it ran, by the input bytes
+/// that led there, so that an input resumes after the longest prefix it shares with an earlier one.
+/// libFuzzer's inputs are mutations of each other, so most of an input's operations were run and checked
+/// before, from the same state; the state after them depends on nothing but those bytes. An input's own
+/// operations, from the first byte that differs, still run and are checked in full. `FUZZ_NO_CACHE=1` in
+/// the environment turns this off.
+struct PrefixCache<State> {
+    /// States are kept in two generations of at most this many: when the newer one is full, the older
+    /// one is dropped, and a state found in the older one moves to the newer. A bound on memory that
+    /// keeps the states that inputs keep resuming from (those of the corpus libFuzzer mutates).
+    static var generationSize: Int { 1 << 14 }
+
+    private struct Key: Hashable {
+        let length: Int
+        let hash: UInt64
+    }
+
+    /// The input whose prefix led to the state (shared by all the states of one input, not copied).
+    private typealias Entry = (input: [UInt8], state: State)
+    private var newer: [Key: Entry] = [:]
+    private var older: [Key: Entry] = [:]
+    private let isEnabled = cachesAreEnabled
+
+    /// The state after the longest remembered prefix of `input`, and that prefix's length.
+    mutating func resumption(of input: InputPrefixes) -> (state: State, length: Int)? {
+        guard isEnabled, !newer.isEmpty || !older.isEmpty else { return nil }
+        for length in stride(from: input.bytes.count, through: 1, by: -1) {
+            let key = Key(length: length, hash: input.hashes[length])
+            if let entry = newer[key], entry.input.prefix(length).elementsEqual(input.bytes.prefix(length)) {
+                return (entry.state, length)
+            }
+            if let entry = older[key], entry.input.prefix(length).elementsEqual(input.bytes.prefix(length)) {
+                insert(entry, at: key)
+                return (entry.state, length)
+            }
+        }
+        return nil
+    }
+
+    /// Remembers `state` as the state after the first `length` bytes of `input`.
+    mutating func remember(_ state: State, after length: Int, of input: InputPrefixes) {
+        guard isEnabled else { return }
+        insert((input.bytes, state), at: Key(length: length, hash: input.hashes[length]))
+    }
+
+    private mutating func insert(_ entry: Entry, at key: Key) {
+        if newer.count >= Self.generationSize {
+            older = newer
+            newer = [:]
+        }
+        newer[key] = entry
+    }
+}
+
+/// One input and the FNV-1a hash of each of its prefixes, by length, for `PrefixCache`.
+struct InputPrefixes {
+    let bytes: [UInt8]
+    fileprivate let hashes: [UInt64]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var hashes = [UInt64](repeating: 0, count: bytes.count + 1)
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for (i, byte) in bytes.enumerated() {
+            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3
+            hashes[i + 1] = hash
+        }
+        self.hashes = hashes
     }
 }
 

@@ -4,6 +4,8 @@
 // Input layout: byte 0 seeds the chunk sizes; the rest is the byte stream a client sends (its first bytes
 // decide HTTP or not, as on the server; the parser sees it either way).
 
+import SetWeb
+
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func httpFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

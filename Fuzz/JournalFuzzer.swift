@@ -4,9 +4,7 @@
 // must round-trip through a record byte for byte, or a journal file (mode odd), whose lines are read
 // and replayed as setd does at start-up: any bytes give records or a clear refusal, never a crash.
 
-#if !SETD_FUZZ
-    import SetServerCore
-#endif
+import SetServerCore
 
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -50,32 +48,31 @@ enum JournalFuzzer {
         }
     }
 
+    /// What each distinct line reads as, worked out (and checked) once per process: a line's records
+    /// depend on its bytes alone, and most lines of a mutated journal are lines of the one it came from.
+    nonisolated(unsafe) static var lineRecords = ComputedOnce<LineRecords>()
+
+    /// The records one line of a journal gives.
+    struct LineRecords {
+        /// The record the line is, when its checksum verifies.
+        var verified: JournalRecord?
+        /// The record its bytes are as a body, checksum or not.
+        var body: JournalRecord?
+    }
+
     /// A journal of arbitrary lines: whatever verifies and parses is a record that formats to a line
     /// reading back the same; and replaying them either works or says which record does not replay.
     static func checkJournal(_ bytes: [UInt8]) {
-        var records: [JournalRecord] = []
+        var verified: [JournalRecord] = []
+        var bodies: [JournalRecord] = []
         for line in bytes.split(separator: 0x0A) {
-            guard let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body)
-            else {
-                continue
-            }
-            let again = record.line
-            guard let body2 = JournalCoding.verifiedBody(again.dropLast()[...]),
-                let back = try? JournalRecord(body: body2)
-            else {
-                require(false, "a parsed record does not format to a line that reads back")
-                return
-            }
-            require(back == record, "a record formats to a different record")
-            records.append(record)
+            let records = lineRecords.value(for: line, read)
+            if let record = records.verified { verified.append(record) }
+            if let record = records.body { bodies.append(record) }
         }
         // Also every checksummed line of the input as written by setd, with its checksum made right, so
         // the fuzzer reaches replay without having to find FNV collisions.
-        for line in bytes.split(separator: 0x0A) where line.count < 2048 {
-            let body = Array(line)
-            guard let record = try? JournalRecord(body: body[...]) else { continue }
-            records.append(record)
-        }
+        let records = verified + bodies
         let core = ServerCore(configuration: ServerConfiguration())
         do {
             _ = try core.restore(records, at: Instant(uptime: 0, wall: 0))
@@ -83,5 +80,24 @@ enum JournalFuzzer {
         } catch {
             require(error.index < records.count, "a restore error names a record that exists")
         }
+    }
+
+    /// The records of one line; a line that verifies and parses must format to a line that reads back as
+    /// the same record.
+    static func read(_ line: ArraySlice<UInt8>) -> LineRecords {
+        var records = LineRecords()
+        if let body = JournalCoding.verifiedBody(line), let record = try? JournalRecord(body: body) {
+            let again = record.line
+            guard let body2 = JournalCoding.verifiedBody(again.dropLast()[...]),
+                let back = try? JournalRecord(body: body2)
+            else {
+                require(false, "a parsed record does not format to a line that reads back")
+                return records
+            }
+            require(back == record, "a record formats to a different record")
+            records.verified = record
+        }
+        if line.count < 2048 { records.body = try? JournalRecord(body: Array(line)[...]) }
+        return records
     }
 }

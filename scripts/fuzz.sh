@@ -1,30 +1,55 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs them for a while.
 #
-#   scripts/fuzz.sh [protocol|game|journal|http|websocket|all] [SECONDS]      (default: all, 60 seconds each)
+#   scripts/fuzz.sh [protocol|game|journal|http|websocket|all] [SECONDS]   (default: all, 60 seconds each)
+#   scripts/fuzz.sh --ci [SECONDS]                                          (every target, 20 seconds each)
 #
-# Each target is compiled straight from Fuzz/*.swift, the library sources (SetProtocol, SetGame, SetWeb) and the
-# reference oracles it checks against (Sources/SetTestSupport, shared with the tests) with
-# -sanitize=fuzzer,address into .build-fuzz/ (not through SwiftPM: libFuzzer brings its own main), then
-# run with libFuzzer's -max_total_time, one target after the other (the machine is shared). The working
-# corpus grows in .build-fuzz/corpus/<target>, seeded from Fuzz/corpus-seeds/<target>; crashing inputs
-# land in fuzz-artifacts/<target>/ (gitignored). The final stats of each run (execs, exec/s, cov, ft,
-# corpus) are printed at the end, and the script fails if a target found a crash.
+# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore) are compiled as their
+# own modules with -sanitize=fuzzer,address, so libFuzzer's coverage and comparison tracing and ASan's
+# checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with Fuzz/FuzzSupport.swift) and the reference
+# oracles it checks against (Sources/SetTestSupport, shared with the tests) are compiled as a plain
+# optimized module that imports them, like a test does: the checking code costs no instrumentation and
+# adds no coverage of its own. They are linked with libFuzzer's main into .build-fuzz/fuzz-<target> (not
+# through SwiftPM: libFuzzer brings its own main), then run with -max_total_time, one target after the
+# other (the machine is shared).
+#
+# The working corpus grows in .build-fuzz/corpus/<target>, seeded from Fuzz/corpus-seeds/<target>;
+# crashing inputs land in fuzz-artifacts/<target>/ (gitignored). The final stats of each run (execs,
+# exec/s, cov, ft, corpus) are printed at the end, and the script fails if a target found a crash or a
+# broken invariant, printing the input that did it.
+#
+# --ci is the mode for CI: every target for SECONDS (default 20) from its checked-in seeds only (a fresh
+# working corpus, so a run does not depend on what earlier runs found), each stopped by libFuzzer's
+# -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
 # FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a crash.
-# Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/protocol/crash-…
+# The harnesses check what an earlier input already checked only once per process (CheckedOnce,
+# ComputedOnce and PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time,
+# which -merge=1 needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-which="${1:-all}"
-seconds="${2:-60}"
+usage() {
+    echo "usage: $0 [protocol|game|journal|http|websocket|all] [SECONDS]" >&2
+    echo "       $0 --ci [SECONDS]" >&2
+    exit 2
+}
+
+ci=false
+if [[ "${1:-}" == --ci ]]; then
+    ci=true
+    which=all
+    seconds="${2:-20}"
+    (($# <= 2)) || usage
+else
+    which="${1:-all}"
+    seconds="${2:-60}"
+    (($# <= 2)) || usage
+fi
 case "$which" in
     protocol | game | journal | http | websocket) targets=("$which") ;;
     all) targets=(protocol game journal http websocket) ;;
-    *)
-        echo "usage: $0 [protocol|game|journal|http|websocket|all] [SECONDS]" >&2
-        exit 2
-        ;;
+    *) usage ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "SECONDS must be a whole number, not '$seconds'" >&2
@@ -32,89 +57,105 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
 fi
 
 build=.build-fuzz
-mkdir -p "$build"
+lib="$build/lib"
+mkdir -p "$build" "$lib"
 # The build folder ignores itself, so its binaries and the growing corpus never show up in git status.
 [[ -f "$build/.gitignore" ]] || echo '*' >"$build/.gitignore"
 # Without this, Swift's own crash handler runs first and libFuzzer never writes the crash file.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=4}"
 
-# SETD_FUZZ: the oracles are compiled into the library's own module, so they skip importing it.
-flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -D SETD_FUZZ)
-
-# The oracles of each target, from the test support target: those that import only SetGame for the game,
-# those that import only SetProtocol for the protocol.
-support=Sources/SetTestSupport
-game_oracles=("$support/SetReference.swift" "$support/MatchismoReference.swift" "$support/ModeReference.swift"
-    "$support/VariantReference.swift")
-protocol_oracles=("$support/FramingReference.swift" "$support/TextReference.swift")
-websocket_oracles=("$support/WebSocketReference.swift")
+common=(-parse-as-library -swift-version 6 -O -g)
+instrumented=(-sanitize=fuzzer,address "${common[@]}")
 
 # swiftc, without ASan's harmless "Cannot export local symbol" linker notes.
 compile() {
     local status=0
-    swiftc "${flags[@]}" "$@" >"$build/swiftc.log" 2>&1 || status=$?
+    swiftc "$@" >"$build/swiftc.log" 2>&1 || status=$?
     grep -v "warning: Cannot export local symbol '__asan" "$build/swiftc.log" >&2 || true
     return "$status"
 }
 
+# Each library is built once per run of this script, after the libraries it imports.
+built=" "
+library() {
+    local name="$1" deps=() sources=()
+    [[ "$built" == *" $name "* ]] && return 0
+    case "$name" in
+        SetProtocol) deps=(SetGame) ;;
+        SetWeb) deps=(SetDigest) ;;
+        SetServerCore) deps=(SetGame SetProtocol SetDigest) ;;
+    esac
+    local dep
+    for dep in "${deps[@]}"; do library "$dep"; done
+    echo "== building $name (instrumented)" >&2
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    rm -f "$lib/lib$name.a"
+    compile "${instrumented[@]}" -module-name "$name" -I "$lib" -emit-module \
+        -emit-module-path "$lib/$name.swiftmodule" -emit-library -static -o "$lib/lib$name.a" "${sources[@]}"
+    built+="$name "
+}
+
 build_target() {
-    local target="$1" binary="$build/fuzz-$1"
-    echo "== building $target fuzzer" >&2
-    rm -f "$binary"
+    local target="$1" binary="$build/fuzz-$1" libraries=() files=()
+    local support=Sources/SetTestSupport
     case "$target" in
         protocol)
-            # SetProtocol imports SetGame, so SetGame is built as its own (instrumented) module first.
-            local lib="$build/lib"
-            mkdir -p "$lib"
-            rm -f "$lib/libSetGame.a"
-            compile -module-name SetGame -emit-module -emit-module-path "$lib/SetGame.swiftmodule" \
-                -emit-library -static -o "$lib/libSetGame.a" Sources/SetGame/*.swift
-            compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame \
-                Fuzz/FuzzSupport.swift Fuzz/ProtocolFuzzer.swift "${protocol_oracles[@]}" Sources/SetProtocol/*.swift \
-                -o "$binary"
-            ;;
-        journal)
-            # The journal's format and replay live in SetServerCore, over SetGame, SetProtocol and
-            # SetDigest (the digests of claimed names' keys).
-            local lib="$build/lib"
-            mkdir -p "$lib"
-            rm -f "$lib/libSetGame.a" "$lib/libSetProtocol.a" "$lib/libSetDigest.a"
-            compile -module-name SetDigest -emit-module -emit-module-path "$lib/SetDigest.swiftmodule" \
-                -emit-library -static -o "$lib/libSetDigest.a" Sources/SetDigest/*.swift
-            compile -module-name SetGame -emit-module -emit-module-path "$lib/SetGame.swiftmodule" \
-                -emit-library -static -o "$lib/libSetGame.a" Sources/SetGame/*.swift
-            compile -module-name SetProtocol -I "$lib" -L "$lib" -lSetGame -emit-module \
-                -emit-module-path "$lib/SetProtocol.swiftmodule" -emit-library -static \
-                -o "$lib/libSetProtocol.a" Sources/SetProtocol/*.swift
-            compile -module-name SetServerCore -D SETD_FUZZ -I "$lib" -L "$lib" -lSetProtocol -lSetGame -lSetDigest \
-                Fuzz/FuzzSupport.swift Fuzz/JournalFuzzer.swift Sources/SetServerCore/*.swift \
-                Sources/SetServerCore/*/*.swift -o "$binary"
-            ;;
-        http | websocket)
-            # SetWeb imports SetDigest (SHA-1, for the handshake).
-            local lib="$build/lib" fuzzer=Fuzz/HTTPFuzzer.swift oracles=()
-            [[ "$target" == websocket ]] && fuzzer=Fuzz/WebSocketFuzzer.swift oracles=("${websocket_oracles[@]}")
-            mkdir -p "$lib"
-            rm -f "$lib/libSetDigest.a"
-            compile -module-name SetDigest -emit-module -emit-module-path "$lib/SetDigest.swiftmodule" \
-                -emit-library -static -o "$lib/libSetDigest.a" Sources/SetDigest/*.swift
-            compile -module-name SetWeb -I "$lib" -L "$lib" -lSetDigest \
-                Fuzz/FuzzSupport.swift "$fuzzer" "${oracles[@]}" Sources/SetWeb/*.swift Sources/SetWeb/Page/*.swift \
-                -o "$binary"
+            libraries=(SetProtocol SetGame)
+            files=(Fuzz/ProtocolFuzzer.swift "$support/FramingReference.swift" "$support/TextReference.swift")
             ;;
         game)
-            compile -module-name SetGame Fuzz/FuzzSupport.swift Fuzz/GameFuzzer.swift "${game_oracles[@]}" \
-                Sources/SetGame/*.swift -o "$binary"
+            libraries=(SetGame)
+            files=(Fuzz/GameFuzzer.swift "$support/SetReference.swift" "$support/MatchismoReference.swift")
+            ;;
+        journal)
+            # The journal's format and replay live in SetServerCore, over SetGame, SetProtocol and SetDigest
+            # (the digests of claimed names' keys).
+            libraries=(SetServerCore SetProtocol SetGame SetDigest)
+            files=(Fuzz/JournalFuzzer.swift)
+            ;;
+        http)
+            libraries=(SetWeb SetDigest)
+            files=(Fuzz/HTTPFuzzer.swift)
+            ;;
+        websocket)
+            libraries=(SetWeb SetDigest)
+            files=(Fuzz/WebSocketFuzzer.swift "$support/WebSocketReference.swift")
             ;;
     esac
+    local name
+    for name in "${libraries[@]}"; do library "$name"; done
+    echo "== building $target fuzzer" >&2
+    rm -f "$binary" "$build/fuzz-$target.o"
+    compile "${common[@]}" -module-name "Fuzz_$target" -I "$lib" -wmo -c Fuzz/FuzzSupport.swift "${files[@]}" \
+        -o "$build/fuzz-$target.o"
+    compile -sanitize=fuzzer,address "$build/fuzz-$target.o" -L "$lib" "${libraries[@]/#/-l}" -o "$binary"
     [[ -x "$binary" ]]
 }
 
+# The input libFuzzer saved, in hex and as text (control bytes as ^X, high bytes as M-x), at most 4 KiB.
+show_input() {
+    local file="$1" size
+    size=$(wc -c <"$file")
+    echo "    $file ($size bytes), in hex:"
+    head -c 4096 "$file" | od -A d -t x1 -v | sed 's/^/      /'
+    echo "    as text:"
+    head -c 4096 "$file" | cat -v | sed 's/^/      | /'
+    echo
+    ((size <= 4096)) || echo "    (only the first 4096 bytes shown)"
+}
+
 summaries=()
+failed=false
 for target in "${targets[@]}"; do
     build_target "$target"
+done
+for target in "${targets[@]}"; do
     corpus="$build/corpus/$target"
+    if $ci; then
+        corpus="$build/ci-corpus/$target"
+        rm -rf "$corpus"
+    fi
     artifacts="fuzz-artifacts/$target"
     mkdir -p "$corpus" "$artifacts"
     log="$build/fuzz-$target.log"
@@ -125,9 +166,13 @@ for target in "${targets[@]}"; do
     # Past the 8 KiB head cap, and room for frames with 16-bit lengths.
     [[ "$target" == http || "$target" == websocket ]] && maxlen=10000
     echo "== fuzzing $target for ${seconds}s (log: $log)" >&2
+    before=$(mktemp)
+    ls -1 "$artifacts" >"$before"
     set +e
+    # libFuzzer stops itself after -max_total_time (once the seeds have run); `timeout` is only a
+    # backstop for a hang outside any one input (each input has -timeout).
     # shellcheck disable=SC2086  # FUZZ_ARGS is a list of flags
-    "$build/fuzz-$target" "$corpus" "Fuzz/corpus-seeds/$target" \
+    timeout -k 10 $((seconds + 300)) "$build/fuzz-$target" "$corpus" "Fuzz/corpus-seeds/$target" \
         -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
         ${FUZZ_ARGS:-} >"$log" 2>&1
@@ -136,17 +181,22 @@ for target in "${targets[@]}"; do
     # The last status line ("#N DONE cov: … ft: … corp: … exec/s: …") and libFuzzer's final stats.
     last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
     summaries+=("$target: exit $status")
-    summaries+=("  $last")
+    [[ -z "$last" ]] || summaries+=("  $last")
     while IFS= read -r line; do summaries+=("  $line"); done < <(grep -E '^stat::' "$log" || true)
     if ((status != 0)); then
-        summaries+=("  FAILED: see $log; crashing inputs in $artifacts/:")
-        while IFS= read -r file; do summaries+=("    $file"); done < <(ls -1 "$artifacts" 2>/dev/null)
-        grep -E 'fuzz invariant failed|Fatal error|ERROR: AddressSanitizer|ERROR: libFuzzer' "$log" |
+        failed=true
+        summaries+=("  FAILED: see $log")
+        echo "== $target FAILED (exit $status):" >&2
+        grep -E 'fuzz invariant failed|Fatal error|ERROR: AddressSanitizer|ERROR: libFuzzer|SUMMARY' "$log" |
             head -n 5 | sed 's/^/    /' >&2 || true
+        # The inputs this run saved (crash-, timeout-, oom-, leak-…), each in full.
+        while IFS= read -r file; do
+            summaries+=("  input: $artifacts/$file")
+            show_input "$artifacts/$file" >&2
+        done < <(ls -1 "$artifacts" | grep -vxF -f "$before" || true)
     fi
+    rm -f "$before"
 done
 
 printf '%s\n' "${summaries[@]}"
-for summary in "${summaries[@]}"; do
-    [[ "$summary" == *"exit 0" || "$summary" != *": exit "* ]] || exit 1
-done
+if $failed; then exit 1; fi

@@ -99,14 +99,21 @@ public struct MatchismoGame: Sendable {
 
     /// Whether no further match is possible: fewer than n cards are left, or no two share a rank or suit.
     public var isOver: Bool {
-        let left = slots.filter { !$0.isMatched }.map(\.card)
-        guard left.count >= matchCount else { return true }
-        for i in left.indices {
-            for j in left.indices where j > i {
-                if left[i].rank == left[j].rank || left[i].suit == left[j].suit { return false }
-            }
+        // One pass, no copies: it is asked before every choice. Two cards share a rank or a suit exactly
+        // when a card's rank or suit was already seen among the cards before it.
+        var left = 0
+        var ranksSeen: UInt16 = 0
+        var suitsSeen: UInt8 = 0
+        var sharing = false
+        for slot in slots where !slot.isMatched {
+            left += 1
+            let rank: UInt16 = 1 << UInt16(slot.card.rank)
+            let suit: UInt8 = 1 << UInt8(slot.card.suit.rawValue)
+            if ranksSeen & rank != 0 || suitsSeen & suit != 0 { sharing = true }
+            ranksSeen |= rank
+            suitsSeen |= suit
         }
-        return true
+        return left < matchCount || !sharing
     }
 
     /// Points of `player`, 0 if they have none.

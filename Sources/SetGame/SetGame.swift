@@ -224,9 +224,9 @@ public struct SetGame: Sendable {
         case .chain:
             guard let chain = chainCards else { return SetRules.containsSet(board) }
             return !options.mode.claims(on: board, chain: chain).isEmpty
-        case .ultra, .ultra9: return !SetRules.allUltraSets(in: board).isEmpty
+        case .ultra, .ultra9: return SetRules.containsUltraSet(board)
         case .ultrachain:
-            guard let chain = chainCards else { return !SetRules.allUltraSets(in: board).isEmpty }
+            guard let chain = chainCards else { return SetRules.containsUltraSet(board) }
             return !options.mode.claims(on: board, chain: chain).isEmpty
         case .ghostset: return GhostSetRules.containsGhostSet(board)
         case .fourSet, .fourSetJunior: return FourSetRules.containsFourSet(board)

@@ -144,6 +144,8 @@ public enum SetRules {
     /// The first attribute in which three cards (not necessarily different) are neither all the same nor
     /// all different, in words, or `nil` if there is none: the rule of a set, said of ghost cards too.
     static func whyNotAllSameOrDifferent(_ a: Card, _ b: Card, _ c: Card) -> String? {
+        // The common case, every accepted claim, needs no words: a table look-up, not five string maps.
+        if !a.hasFourthValue, !b.hasFourthValue, completing(a, b) == c { return nil }
         for (name, value) in attributes {
             let values = [a, b, c].map(value)
             guard Set(values).count == 2 else { continue }
@@ -171,25 +173,68 @@ public enum SetRules {
     }
 
     /// Every Ultra SET among `cards`, as ascending quadruples of positions, in ascending order.
-    ///
-    /// Groups all pairs by the card that completes them (O(n²)); two disjoint pairs in one group are an
-    /// Ultra SET.
     public static func allUltraSets(in cards: [Card]) -> [[Int]] {
-        var pairsByCompletion = [[(Int, Int)]](repeating: [], count: cards.allSatisfy(\.isClassic) ? 81 : 243)
-        for i in cards.indices {
-            for j in cards.indices where j > i {
-                pairsByCompletion[completing(cards[i], cards[j]).index].append((i, j))
-            }
+        var found: [[Int]] = []
+        forEachUltraSet(in: cards) { quad in
+            found.append(quad.sorted())
+            return true
         }
-        var found = Set<[Int]>()
-        for pairs in pairsByCompletion where pairs.count > 1 {
-            for x in pairs.indices {
-                for y in pairs.indices where y > x {
-                    let quad = [pairs[x].0, pairs[x].1, pairs[y].0, pairs[y].1]
-                    if Set(quad).count == 4 { found.insert(quad.sorted()) }
+        return found.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// Returns whether there is at least one Ultra SET among `cards`.
+    public static func containsUltraSet(_ cards: [Card]) -> Bool {
+        var found = false
+        forEachUltraSet(in: cards) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with the positions of each Ultra SET (in no particular order) until it returns `false`.
+    ///
+    /// Groups all pairs by the card that completes them (O(n²), a counting sort into 81 groups, 243 with
+    /// MegaSet's borders); two pairs
+    /// of four different cards in one group are an Ultra SET. Each one is found once: four different cards
+    /// split into two pairs completed by the same card in at most one way (a + b ≡ c + d and
+    /// a + c ≡ b + d mod 3 in every attribute would make b and c the same card).
+    static func forEachUltraSet(in cards: [Card], _ body: ([Int]) -> Bool) {
+        let n = cards.count
+        guard n >= 4 else { return }
+        // MegaSet's bordered cards complete into 243 cards; the classic deck into 81.
+        let groups = cards.allSatisfy(\.isClassic) ? 81 : 243
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * groups + 1) { table in
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: n * (n - 1) / 2) { pairs in
+                // Group c's pairs are pairs[groupStart[c]..<groupStart[c + 1]], placed through next[c].
+                let groupStart = UnsafeMutableBufferPointer(rebasing: table[0...groups])
+                let next = UnsafeMutableBufferPointer(rebasing: table[(groups + 1)...])
+                groupStart.initialize(repeating: 0)
+                for i in 0..<n {
+                    for j in (i + 1)..<n { groupStart[completing(cards[i], cards[j]).index + 1] += 1 }
+                }
+                for c in 0..<groups { groupStart[c + 1] += groupStart[c] }
+                for c in 0..<groups { next.initializeElement(at: c, to: groupStart[c]) }
+                for i in 0..<n {
+                    for j in (i + 1)..<n {
+                        let c = completing(cards[i], cards[j]).index
+                        pairs.initializeElement(at: next[c], to: (i, j))
+                        next[c] += 1
+                    }
+                }
+                for c in 0..<groups {
+                    for x in groupStart[c]..<groupStart[c + 1] {
+                        for y in (x + 1)..<groupStart[c + 1] {
+                            let quad = [pairs[x].0, pairs[x].1, pairs[y].0, pairs[y].1]
+                            // Two pairs with one completion share a card only when `cards` repeats one.
+                            let distinct = quad.indices.allSatisfy { i in
+                                quad[(i + 1)...].allSatisfy { cards[$0].index != cards[quad[i]].index }
+                            }
+                            if distinct, !body(quad) { return }
+                        }
+                    }
                 }
             }
         }
-        return found.sorted { $0.lexicographicallyPrecedes($1) }
     }
 }

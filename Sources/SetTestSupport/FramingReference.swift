@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles this file into the SetProtocol module itself, where importing SetProtocol would
-// be a warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetProtocol
-#endif
+import SetProtocol
 
 /// The line framing protocol.md describes, computed a whole stream at a time, for `LineFramer` to be
 /// checked against.

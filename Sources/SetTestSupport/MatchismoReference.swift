@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles this file into the SetGame module itself, where importing SetGame would be a
-// warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetGame
-#endif
+import SetGame
 
 /// The rules of Matchismo written straight from protocol.md's scoring section, for `MatchismoGame` to be
 /// checked against.

@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles this file into the SetGame module itself, where importing SetGame would be a
-// warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetGame
-#endif
+import SetGame
 
 /// The rules of SET written straight from their definitions, slow and obvious on purpose, for `SetRules`
 /// and `SetGame` to be checked against by the tests and the fuzzers alike.
@@ -20,7 +16,7 @@ public enum SetReference {
     /// Whether `a`, `b` and `c` are a set, by the rules of SET: three different cards where each
     /// attribute (count, colour, fill, shape) is all the same or all different.
     public static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
-        guard a != b, b != c, a != c else { return false }
+        guard a.index != b.index, b.index != c.index, a.index != c.index else { return false }
         let (x, y, z) = (attributes[a.index], attributes[b.index], attributes[c.index])
         return sameOrDifferent(x.0, y.0, z.0) && sameOrDifferent(x.1, y.1, z.1)
             && sameOrDifferent(x.2, y.2, z.2) && sameOrDifferent(x.3, y.3, z.3)
@@ -40,7 +36,8 @@ public enum SetReference {
     /// Whether `a`, `b`, `c` and `d` are an Ultra SET, by the rules of Ultra SET: four different cards
     /// that split into two pairs made a set by the same third card.
     public static func isUltra(_ a: Card, _ b: Card, _ c: Card, _ d: Card) -> Bool {
-        guard a != b, a != c, a != d, b != c, b != d, c != d else { return false }
+        let (a1, b1, c1, d1) = (a.index, b.index, c.index, d.index)
+        guard a1 != b1, a1 != c1, a1 != d1, b1 != c1, b1 != d1, c1 != d1 else { return false }
         return samePairSum(a, b, c, d) || samePairSum(a, c, b, d) || samePairSum(a, d, b, c)
     }
 
@@ -100,6 +97,12 @@ public enum SetReference {
 
         /// Creates the key of the empty claim.
         public init() {}
+
+        /// The cards of this claim, in index order.
+        public var cards: [Card] {
+            (0..<81).filter { ($0 < 64 ? low >> UInt64($0) : high >> UInt64($0 - 64)) & 1 == 1 }.map(
+                Card.init(index:))
+        }
 
         /// The key of this claim with `card` added.
         public func adding(_ card: Card) -> ClaimKey {

@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles this file into the SetWeb module itself, where importing SetWeb would be a
-// warning; SwiftPM builds it as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetWeb
-#endif
+import SetWeb
 
 /// The events RFC 6455 (and protocol.md's text-only rules) give for a list of whole client frames,
 /// computed frame by frame from the rules as written, for `WebSocketDecoder` to be checked against.

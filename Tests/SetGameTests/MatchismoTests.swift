@@ -1,4 +1,5 @@
 import SetGame
+import SetTestSupport
 import Testing
 
 /// A card the test names, such as "J♥" or "10♠".
@@ -291,6 +292,26 @@ struct MatchismoTests {
         #expect(game.choose(at[0], by: "ann", seenRevision: 0) == .failure(.stale(0, 1)))
         _ = try game.choose(at[0], by: "ann", seenRevision: 1).get()
         #expect(game.revision == 2 && game.history.count == 1)
+    }
+
+    @Test func isOverAgreesWithTheRulesOnAnyBoard() throws {
+        // Any cards matched (not only pairs a game could take), for every match count.
+        var generator = SeededGenerator(seed: 0x15_0FE4)
+        var overs = 0
+        for round in 0..<3_000 {
+            let n = 2 + round % 29
+            var state = MatchismoGame(matchCount: n, seed: generator.next()).state
+            let matchedPercent = [0, 50, 80, 90, 95, 100][round % 6]
+            for i in state.slots.indices where Int(generator.next() % 100) < matchedPercent {
+                state.slots[i].isFaceUp = true
+                state.slots[i].isMatched = true
+            }
+            let game = try MatchismoGame(state: state)
+            let expected = MatchismoReference.isOver(slots: state.slots, matchCount: n)
+            #expect(game.isOver == expected, "n=\(n) \(state.slots.filter { !$0.isMatched }.map(\.card))")
+            if expected { overs += 1 }
+        }
+        #expect(overs > 300 && overs < 2_700)
     }
 
     @Test func aGamePlaysToTheEnd() {

@@ -196,6 +196,10 @@ struct UltraRulesTests {
         #expect(!SetRules.isUltraSet(ultra + [c]))
         #expect(!SetRules.isUltraSet([a, a, b, b]))
         #expect(SetRules.ultraPairing([a, a, b, b]) == nil)
+        #expect(SetRules.allUltraSets(in: [a, a, b, b]).isEmpty && !SetRules.containsUltraSet([a, a, b, b]))
+        // A repeated card is in an Ultra SET once per position it holds, never twice in one.
+        #expect(SetRules.allUltraSets(in: [a, e, b, f, a]) == [[0, 1, 2, 3], [1, 2, 3, 4]])
+        #expect(SetReference.allUltraSets(in: [a, e, b, f, a]) == [[0, 1, 2, 3], [1, 2, 3, 4]])
     }
 
     @Test func ultraPairingAndIsUltraSetMatchTheDefinition() {
@@ -221,7 +225,9 @@ struct UltraRulesTests {
         for round in 0..<1_500 {
             let size = round % 16  // 0…15 cards
             let board = randomBoard(size, using: &generator)
-            #expect(SetRules.allUltraSets(in: board) == SetReference.allUltraSets(in: board), "\(board)")
+            let ultras = SetReference.allUltraSets(in: board)
+            #expect(SetRules.allUltraSets(in: board) == ultras, "\(board)")
+            #expect(SetRules.containsUltraSet(board) == !ultras.isEmpty, "\(board)")
         }
     }
 }
