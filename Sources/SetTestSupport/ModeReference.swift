@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles the oracles into the SetGame module itself, where importing SetGame would be a
-// warning; SwiftPM builds this file as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetGame
-#endif
+import SetGame
 
 /// Every mode's rules and flow written from the rules (Set with Forks' help page and protocol.md's
 /// "More ways to play"), not from `SetGame`: what each mode deals and what its claims are, the brute-force

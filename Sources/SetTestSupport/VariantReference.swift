@@ -1,8 +1,4 @@
-// scripts/fuzz.sh compiles the oracles into the SetGame module itself, where importing SetGame would be a
-// warning; SwiftPM builds this file as part of SetTestSupport, which needs the import.
-#if !SETD_FUZZ
-    import SetGame
-#endif
+import SetGame
 
 /// The rules of the later modes' claims written straight from the rules of Set with Forks' help page,
 /// slow and obvious on purpose: MegaSet's sets of five attributes, GhostSets as three pairs whose
