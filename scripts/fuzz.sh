@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs them for a while.
 #
-#   scripts/fuzz.sh [protocol|game|journal|http|websocket|all] [SECONDS]   (default: all, 60 seconds each)
-#   scripts/fuzz.sh --ci [SECONDS]                                          (every target, 20 seconds each)
+#   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|all] [SECONDS]   (default: all, 60 s each)
+#   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
-# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore) are compiled as their
+# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled as their
 # own modules with -sanitize=fuzzer,address, so libFuzzer's coverage and comparison tracing and ASan's
 # checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with Fuzz/FuzzSupport.swift) and the reference
 # oracles it checks against (Sources/SetTestSupport, shared with the tests) are compiled as a plain
@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: $0 [protocol|game|journal|http|websocket|all] [SECONDS]" >&2
+    echo "usage: $0 [protocol|game|journal|http|websocket|engine|all] [SECONDS]" >&2
     echo "       $0 --ci [SECONDS]" >&2
     exit 2
 }
@@ -47,8 +47,8 @@ else
     (($# <= 2)) || usage
 fi
 case "$which" in
-    protocol | game | journal | http | websocket) targets=("$which") ;;
-    all) targets=(protocol game journal http websocket) ;;
+    protocol | game | journal | http | websocket | engine) targets=("$which") ;;
+    all) targets=(protocol game journal http websocket engine) ;;
     *) usage ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
@@ -85,6 +85,7 @@ library() {
         SetProtocol) deps=(SetGame) ;;
         SetWeb) deps=(SetDigest) ;;
         SetServerCore) deps=(SetGame SetProtocol SetDigest) ;;
+        SetEngine) deps=(SetServerCore SetProtocol SetWeb) ;;
     esac
     local dep
     for dep in "${deps[@]}"; do library "$dep"; done
@@ -122,6 +123,11 @@ build_target() {
         websocket)
             libraries=(SetWeb SetDigest)
             files=(Fuzz/WebSocketFuzzer.swift "$support/WebSocketReference.swift")
+            ;;
+        engine)
+            # The connection engine and the core it drives, with everything under them.
+            libraries=(SetEngine SetServerCore SetWeb SetProtocol SetGame SetDigest)
+            files=(Fuzz/EngineFuzzer.swift)
             ;;
     esac
     local name

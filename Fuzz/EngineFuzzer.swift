@@ -1,0 +1,192 @@
+// libFuzzer target for the engine: command sequences and raw bytes from several clients at once (line
+// protocol, telnet, HTTP, WebSocket), with time passing, readers that stall, connections that end and
+// journal commits that fail, all through the real `Engine` and its core.
+//
+// Input layout: a stream of operations, each a byte that picks it and the bytes it reads after it.
+// Checked after every operation, independently of the engine: no line leaves while a journal record
+// before it is unwritten (the journal gate); what a stalled client holds never passes the output cap;
+// the engine's connections are the ones opened and not closed; and, every few operations, the journal
+// written so far replays into a second core that holds the same state as the live one.
+
+import SetEngine
+import SetServerCore
+
+/// libFuzzer's entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func engineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var fuzzer = EngineFuzzer()
+    var input = FuzzInput(fuzzBytes(data, size))
+    fuzzer.run(&input)
+    return 0
+}
+
+/// Lines a fuzzed client may send: real commands, so the core is reached, not only the parser.
+private let commandLines: [[UInt8]] = [
+    "HELLO ann", "HELLO bob key=k", "JOIN fun", "JOIN m matchismo", "JOIN w start=ready", "READY", "START",
+    "CHOOSE a b c", "CHOOSE a f k @2", "CHOOSE 1RES 2GFT 3PHC", "CHOOSE d", "NEW", "NEW mode=junior",
+    "CHAT hi",
+    "CHAT \u{0600}\u{0301} glued", "LEAVE", "WATCH fun", "STATE", "HINT", "ROOMS", "HISTORY", "KICK bob",
+    "LOCK",
+    "UNLOCK", "STATS", "TOP", "PING", "QUIT", "RESUME 00000000000000000000000000000000", "",
+].map { Array($0.utf8) }
+
+struct EngineFuzzer {
+    let engine: Engine
+    var now = Instant(uptime: 1_000, wall: 1_800_000_000)
+    var open: Set<ConnectionID> = []
+    var stalled: [ConnectionID: Int] = [:]
+    var nextID = 1
+    var appended: [JournalRecord] = []
+    var written: [JournalRecord] = []
+    var failNextCommit = false
+    var isDead = false
+    let shadow: ServerCore
+    var isShadowFresh = true
+    var operations = 0
+
+    static let page = Array("<!doctype html><title>setd</title>".utf8)
+
+    init() {
+        var configuration = ServerConfiguration()
+        configuration.seed = 7
+        configuration.logLevel = .error
+        configuration.maximumOutputBytes = 32 << 10
+        configuration.sniffWindow = 0.15
+        // A short page: the page's 60 KB made per input would be most of an input's time.
+        engine = Engine(configuration: configuration, page: Self.page, random: .seeded(7))
+        shadow = ServerCore(configuration: configuration)
+    }
+
+    mutating func run(_ input: inout FuzzInput) {
+        while !input.isAtEnd, !isDead, operations < 200 {
+            operations += 1
+            step(&input)
+            if operations % 16 == 0 { checkReplay() }
+        }
+        if !isDead { checkReplay() }
+    }
+
+    mutating func step(_ input: inout FuzzInput) {
+        let pick = input.byte()
+        let id = 1 + input.number(below: 6)
+        switch pick % 10 {
+        case 0:
+            guard open.count < 6 else { return }
+            let connection = nextID
+            nextID += 1
+            open.insert(connection)
+            let host = ["127.0.0.1", "127.0.0.2", "[2001:db8::1]", "[2001:db8::2]"][input.number(below: 4)]
+            carry(engine.opened(connection, peer: PeerAddress("\(host):\(30_000 + connection)"), at: now))
+        case 1, 2, 3:
+            guard open.contains(id) else { return }
+            var line = commandLines[input.number(below: commandLines.count)]
+            line.append(input.flag() ? 0x0A : 0x0D)
+            if line.last == 0x0D { line.append(0x0A) }
+            carry(engine.received(line, on: id, at: now))
+        case 4:
+            guard open.contains(id) else { return }
+            carry(engine.received(input.bytes(upTo: 48), on: id, at: now))
+        case 5:
+            guard open.contains(id) else { return }
+            // An HTTP request or a WebSocket frame, as a browser would start one.
+            let head =
+                input.flag()
+                ? "GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                : "GET / HTTP/1.1\r\nHost: h\r\n\r\n"
+            carry(engine.received(Array(head.utf8), on: id, at: now))
+        case 6:
+            now = now.advanced(by: Double(input.number(below: 40)) / 8)
+            carry(engine.wake(at: now))
+            carry(engine.tick(at: now))
+        case 7:
+            guard open.contains(id) else { return }
+            if stalled[id] == nil {
+                stalled[id] = 0
+            } else {
+                stalled[id] = nil
+                engine.writable(id, pending: 0)
+            }
+        case 8:
+            guard open.contains(id) else { return }
+            carry(engine.ended(id, reason: "peer closed", at: now))
+            close(id)
+        default:
+            failNextCommit = input.byte() == 0x5A
+        }
+    }
+
+    mutating func close(_ id: ConnectionID) {
+        guard open.remove(id) != nil else { return }
+        stalled[id] = nil
+        carry(engine.closed(id, at: now))
+    }
+
+    /// Carries out actions as the shell does, checking the gate and the cap on the way.
+    mutating func carry(_ actions: [Action]) {
+        var batch = actions
+        var closing: [ConnectionID] = []
+        while !batch.isEmpty, !isDead {
+            var next: [Action] = []
+            for action in batch {
+                switch action {
+                case .write(let id, let bytes):
+                    require(appended.isEmpty, "a line left before the records ahead of it were written")
+                    if stalled[id] != nil { stalled[id, default: 0] += bytes.count }
+                case .finish(let id), .close(let id):
+                    closing.append(id)
+                case .journal(let record):
+                    if engine.isJournalAvailable { appended.append(record) }
+                case .commitJournal:
+                    if failNextCommit {
+                        failNextCommit = false
+                        appended = []
+                        next = engine.journalCommitted(.failed("fuzzed"), at: now)
+                    } else {
+                        written += appended
+                        appended = []
+                        next = engine.journalCommitted(.written, at: now)
+                    }
+                case .exit:
+                    isDead = true
+                case .log, .wake:
+                    break
+                }
+            }
+            batch = next
+        }
+        guard !isDead else { return }
+        for held in stalled.values {
+            require(held <= engine.outputLimit, "a stalled client holds \(held) bytes, over the cap")
+        }
+        engine.flushed(backlogged: stalled.filter { $0.value > 0 }.map { ($0.key, $0.value) })
+        for id in closing { close(id) }
+        require(
+            engine.connectionCount == open.count,
+            "the engine has \(engine.connectionCount) connections, not \(open.count)")
+    }
+
+    /// The journal written so far, replayed, holds the live state.
+    mutating func checkReplay() {
+        guard engine.isJournalAvailable, !isDead else { return }
+        var reread: [JournalRecord] = []
+        for record in written {
+            let line = record.line
+            guard let body = JournalCoding.verifiedBody(line.dropLast()[...]),
+                let back = try? JournalRecord(body: body)
+            else { return require(false, "a record does not read back: \(record.text)") }
+            reread.append(back)
+        }
+        written = []
+        do {
+            try shadow.replay(reread, isFirst: isShadowFresh)
+        } catch {
+            return require(false, "the journal does not replay: \(error)")
+        }
+        isShadowFresh = false
+        let live = engine.core.snapshotRecords()
+        let replayed = shadow.snapshotRecords()
+        require(
+            live == replayed,
+            "the replay differs from live play:\n\(live.map(\.text))\n\(replayed.map(\.text))")
+    }
+}
