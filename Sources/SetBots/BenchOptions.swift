@@ -65,22 +65,54 @@ public struct BenchOptions: Equatable, Sendable {
     public var queues = 2
     /// The process id of the server, to sample its memory; `nil` skips it.
     public var serverPID: Int32?
-    /// The one room every bot joins, instead of generated room names (needs `--rooms 1`).
+    /// The one room every bot joins, instead of generated room names (`--room NAME`, which is
+    /// `--rooms 1`): friends who are bots, in your room.
     public var roomName: String?
+    /// Bots in a waiting room (`start=ready`) leave the start to the host instead of saying `READY`.
+    public var waitsForHost = false
+    /// How many loopback addresses the bots connect from, `nil` for the default: 250 against a server on
+    /// 127.0.0.0/8 (every such address is this machine), 1 (no choice) elsewhere.
+    public var sources: Int?
     /// Suppresses the live progress line.
     public var isQuiet = false
 
-    /// Creates the default options (no bots yet: ``parse(_:)`` requires `--bots` and `--rooms`).
+    /// Creates the default options (no bots yet: ``parse(_:)`` requires `--bots`, and `--rooms` or
+    /// `--room`).
     public init() {}
+
+    /// Loopback addresses the bots spread over when the server is on loopback: setd lets one address
+    /// create 20 rooms (`--max-rooms-per-ip`), so 250 of them let a fleet make 5000, setd's default
+    /// `--max-rooms`.
+    public static let loopbackSources = 250
+
+    /// Whether `host` is an IPv4 loopback address (or `localhost`), whose 127.0.0.0/8 is all this
+    /// machine, so bots can connect from any address in it.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+    }
+
+    /// The addresses the bots connect from, bot `b` from the `b % count`-th: none to choose (`[]`) unless
+    /// the server is on loopback.
+    public var sourceAddresses: [String] {
+        let count = sources ?? (Self.isLoopback(host) ? Self.loopbackSources : 1)
+        guard count > 1 else { return [] }
+        return (0..<count).map { "127.0.\(($0 + 1) / 256).\(($0 + 1) % 256)" }
+    }
 
     /// The usage text.
     public static let usage = """
-        usage: set-bench [--host H] [--port N] --bots N --rooms R [--duration S | --games G]
+        usage: set-bench [--host H] [--port N] --bots N (--room NAME | --rooms R) [--duration S | --games G]
                          [--think MIN-MAX] [--mistakes RATE] [--game set|matchismo] [--seed N] [--json]
           --host H            server address (default 127.0.0.1)
           --port N            server port (default 7777)
           --bots N            bots to connect
-          --rooms R           rooms to spread them over
+          --room NAME         every bot sits down in room NAME: friends who are bots, in your room
+          --rooms R           rooms of their own to spread them over (a load test)
+          --wait-for-host     in a room waiting for READY (start=ready), bots leave the start to its
+                              host instead of saying READY
+          --sources N         connect from N loopback addresses 127.0.0.1, 127.0.0.2, ... (default 250
+                              when the server is on 127.0.0.0/8, where each counts for setd's
+                              --max-rooms-per-ip as another machine; 1 elsewhere)
           --duration S        run for S seconds (default 60)
           --games G           run until G games have finished (at most --time-limit seconds)
           --think MIN-MAX     milliseconds a bot looks at a new board before claiming (default 2000-8000;
@@ -101,9 +133,10 @@ public struct BenchOptions: Equatable, Sendable {
           --command-rate N    most commands per second per bot (default 50; the server allows 100)
           --queues N          Dispatch queues for the bots (default 2)
           --server-pid PID    sample the server's resident memory from /proc
-          --room NAME         every bot joins room NAME (with --rooms 1)
           --time-limit S      hard cap on a run's length (default 600)
           --quiet             no progress line
+        Exit status 0 for a clean run; 1 when anything went wrong, or the bots took no set (the
+        report says why: a room waiting for its host, a think time longer than the run, ...).
         """
 
     /// Parses arguments (without the program name).
@@ -162,6 +195,8 @@ public struct BenchOptions: Equatable, Sendable {
             case "--command-rate": options.commandRate = try number(flag, Double.self, at: 1, atMost: 100)
             case "--queues": options.queues = try number(flag, Int.self, at: 1, atMost: 64)
             case "--server-pid": options.serverPID = try number(flag, Int32.self, at: 1)
+            case "--wait-for-host": options.waitsForHost = true
+            case "--sources": options.sources = try number(flag, Int.self, at: 1, atMost: 65_535)
             case "--room":
                 let name = try value(flag)
                 guard TextRules.isValidName(name) else {
@@ -174,12 +209,16 @@ public struct BenchOptions: Equatable, Sendable {
             }
         }
         guard options.bots > 0 else { throw BenchOptionsError("--bots is required") }
-        guard options.rooms > 0 else { throw BenchOptionsError("--rooms is required") }
+        if options.roomName != nil, options.rooms == 0 { options.rooms = 1 }
+        guard options.rooms > 0 else { throw BenchOptionsError("--room NAME or --rooms R is required") }
         guard options.rooms <= options.bots else {
             throw BenchOptionsError("--rooms \(options.rooms) is more than --bots \(options.bots)")
         }
         if options.roomName != nil, options.rooms != 1 {
-            throw BenchOptionsError("--room NAME needs --rooms 1")
+            throw BenchOptionsError("--room NAME puts every bot in one room: leave out --rooms")
+        }
+        if let sources = options.sources, sources > 1, !isLoopback(options.host) {
+            throw BenchOptionsError("--sources \(sources) needs a server on 127.0.0.0/8 (--host 127.0.0.1)")
         }
         if options.mode != nil, options.game == .matchismo {
             throw BenchOptionsError("--mode is for --game set")

@@ -45,12 +45,17 @@ public struct BenchReport: Sendable {
     public var serverMemory: ServerMemory?
     /// This process's peak resident memory, in KiB.
     public var benchPeakKiB: Int?
+    /// Why a run that should have played took no set (see ``noSetsReason(stats:options:seconds:)``),
+    /// `nil` when it took some or was not meant to play.
+    public var noSetsReason: String?
 
     /// Creates a report.
     public init(
         bots: Int, rooms: Int, game: String, seconds: Double, connectionsHeld: Int, gamesFinished: Int,
-        stats: BenchStats, serverMemory: ServerMemory? = nil, benchPeakKiB: Int? = nil
+        stats: BenchStats, serverMemory: ServerMemory? = nil, benchPeakKiB: Int? = nil,
+        noSetsReason: String? = nil
     ) {
+        self.noSetsReason = noSetsReason
         self.bots = bots
         self.rooms = rooms
         self.game = game
@@ -72,10 +77,34 @@ public struct BenchReport: Sendable {
     public var eventsPerSecond: Double { perSecond(stats.events) }
 
     /// Whether the run saw nothing wrong: no protocol errors, no unexpected `ERR`, no dropped or
-    /// refused connections.
+    /// refused connections, and bots that were meant to play took sets.
     public var isClean: Bool {
         stats.protocolErrors == 0 && stats.unexpectedErrors == 0 && stats.disconnects == 0
-            && stats.connectFailures == 0
+            && stats.connectFailures == 0 && noSetsReason == nil
+    }
+
+    /// Why bots meant to play (not `--idle`, not `--chat-rate`) took no set in a run of `seconds`,
+    /// in words a host can act on; `nil` when they took one.
+    public static func noSetsReason(stats: BenchStats, options: BenchOptions, seconds: Double) -> String? {
+        guard stats.sets == 0, !options.isIdle, !options.isChatOnly else { return nil }
+        let room = options.roomName.map { "room \($0)" } ?? "the rooms"
+        let run = String(format: "%.0f s", seconds)
+        if stats.joins + stats.resumes == 0 {
+            return "the bots took no set: none sat down in \(room) (the errors above say why)"
+        }
+        if stats.dealtBoards == 0, stats.waitingRooms > 0 {
+            if options.waitsForHost {
+                return "the bots took no set: \(room) waited for its host to START it (--wait-for-host) "
+                    + "for the whole \(run)"
+            }
+            return "the bots took no set: \(room) waited for its players for the whole \(run) "
+                + "(the bots said READY; the people seated must too, or its host START it)"
+        }
+        if stats.claims == 0 {
+            return "the bots took no set: none claimed in \(run) (--think \(options.think.lowerBound)-"
+                + "\(options.think.upperBound) ms a board; a longer --duration gives them time)"
+        }
+        return "the bots took no set: \(stats.claims) claims in \(run), none taken"
     }
 
     /// The report as one JSON object on one line.
@@ -132,6 +161,7 @@ public struct BenchReport: Sendable {
             object.addRaw("server_rss", m.text)
         }
         if let kib = benchPeakKiB { object.add("bench_peak_rss_kib", kib) }
+        if let noSetsReason { object.add("no_sets_reason", noSetsReason) }
         object.add("clean", isClean)
         return object.text
     }
@@ -200,6 +230,7 @@ public struct BenchReport: Sendable {
                     + "(peak \(memory.peakKiB) KiB)")
         }
         if let kib = benchPeakKiB { lines.append("  set-bench RSS     \(kib) KiB peak") }
+        if let noSetsReason { lines.append("  NOT CLEAN: \(noSetsReason)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -27,6 +27,12 @@ public struct BenchStats: Sendable, Equatable {
     public var mistakes = 0
     /// Chat lines sent.
     public var chats = 0
+    /// Boards dealt with cards on them, as the bots received them (a waiting room's empty board is not).
+    public var dealtBoards = 0
+    /// Times a bot found its room waiting for its players (`start=ready`).
+    public var waitingRooms = 0
+    /// `READY`s the bots said.
+    public var readies = 0
     /// Commands sent.
     public var commands = 0
     /// Lines received.
@@ -134,6 +140,9 @@ public struct BenchStats: Sendable, Equatable {
         sets += other.sets
         mistakes += other.mistakes
         chats += other.chats
+        dealtBoards += other.dealtBoards
+        waitingRooms += other.waitingRooms
+        readies += other.readies
         commands += other.commands
         lines += other.lines
         events += other.events

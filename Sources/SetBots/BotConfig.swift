@@ -12,9 +12,19 @@ struct BotConfig: Sendable {
     /// its fellow bots from people.
     let tag: String
 
+    /// The addresses bots connect from (bot `b` from the `b % count`-th), empty to let the system
+    /// choose; see ``BenchOptions/sourceAddresses``.
+    let sources: [String]
+
     init(options: BenchOptions, tag: String) {
         self.options = options
         self.tag = tag
+        sources = options.sourceAddresses
+    }
+
+    /// The address bot `index` connects from, `nil` to let the system choose.
+    func source(ofBot index: Int) -> String? {
+        sources.isEmpty ? nil : sources[index % sources.count]
     }
 
     /// A tag of four base-36 characters from a number.

@@ -176,7 +176,8 @@ public final class BotFleet: @unchecked Sendable {
         let report = BenchReport(
             bots: options.bots, rooms: options.rooms, game: options.game.rawValue, seconds: seconds,
             connectionsHeld: peakHeld, gamesFinished: games, stats: stats, serverMemory: memory,
-            benchPeakKiB: ProcessMemory.peakKiB())
+            benchPeakKiB: ProcessMemory.peakKiB(),
+            noSetsReason: BenchReport.noSetsReason(stats: stats, options: options, seconds: seconds))
         progress?.finish()
         completion?(report)
         completion = nil

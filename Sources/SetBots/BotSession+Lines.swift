@@ -86,6 +86,9 @@ extension BotSession {
             if let code, code != .over { unexpected("\(name): \(line.text)") }
         case "QUIT":
             break
+        case "READY":
+            // The countdown may have ended (the host's START, the others ready) before it arrived.
+            if let code, code != .notWaiting { unexpected("\(name): \(line.text)") }
         case "CHAT":
             chatsInFlight = max(0, chatsInFlight - 1)
             if code != nil { unexpected("\(name): \(line.text)") }
@@ -245,6 +248,7 @@ extension BotSession {
                 protocolError("\(name): board revision went from \(view.revision) to \(revision)")
             }
             isBoardFresh = false
+            if case .board(_, let cards) = line, !cards.isEmpty { stats.value.dealtBoards += 1 }
             if view.game == .set, !view.board.isEmpty {
                 let cards = view.setCards.compactMap { $0 }
                 if cards.count == view.board.count {
@@ -252,6 +256,7 @@ extension BotSession {
                 }
             }
         case .newGame:
+            hasSeenWaiting = false
             gameNumber += 1
             expectedScores = [:]
             scores = scores.mapValues { _ in 0 }
@@ -280,6 +285,8 @@ extension BotSession {
         }
         view.apply(line)
         switch line {
+        case .room(let room, _, _, .waiting) where room == view.room:
+            sayReadyIfWaiting(now: now)
         case .board:
             if view.game == .matchismo { BotStrategy.remember(view, into: &memory) }
             if view.game == .set { boardChanged(now: now) }

@@ -13,6 +13,19 @@ extension BotSession {
         lastOwnSet = nil
         memory = [:]
         earlier = nil
+        hasSeenWaiting = false
+    }
+
+    /// In a room that waits for its players (`start=ready`, made by a person with set-cli or the page),
+    /// says `READY` once, as a friend at the table would, unless the run leaves the start to the host
+    /// (`--wait-for-host`). Bots that only hold connections or chat never do.
+    func sayReadyIfWaiting(now: UInt64) {
+        guard phase == .seated, view.status == .waiting, !hasSeenWaiting else { return }
+        hasSeenWaiting = true
+        stats.value.waitingRooms += 1
+        guard !options.waitsForHost, !options.isIdle, !options.isChatOnly else { return }
+        send(.ready, now: now, forced: true)
+        stats.value.readies += 1
     }
 
     func identify(now: UInt64) {
@@ -35,6 +48,7 @@ extension BotSession {
         }
         if options.chatEvery > 0 { chatAt = now + exponentialNanoseconds(mean: options.chatEvery) }
         if options.resumeEvery > 0 { dropAt = now + exponentialNanoseconds(mean: options.resumeEvery) }
+        sayReadyIfWaiting(now: now)
         if view.status == .over {
             gameOver(now: now)
         } else if view.game == .set {

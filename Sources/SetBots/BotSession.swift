@@ -111,6 +111,9 @@ final class BotSession {
     var scores: [String: Int] = [:]
     var lastOwnSet: [Card]?
     var isBoardFresh = true
+    /// Whether the bot said `READY` (or saw the room waiting, leaving the start to its host) in the
+    /// waiting room it is in; cleared by a new game and a new snapshot.
+    var hasSeenWaiting = false
     var gamesSeenOver = 0
     /// `NEWGAME`s seen, to tell which game a claim was made in.
     var gameNumber = 0

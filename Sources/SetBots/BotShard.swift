@@ -132,7 +132,9 @@ final class BotShard: @unchecked Sendable {
         session.connecting(now: now)
         let socket: Socket
         do {
-            socket = try Socket.connect(host: config.options.host, port: config.options.port)
+            socket = try Socket.connect(
+                host: config.options.host, port: config.options.port,
+                source: config.source(ofBot: session.index))
         } catch {
             session.connectFailed(now: now, error.description)
             return

@@ -30,6 +30,9 @@ public enum SetBench {
         }
         let report = BotFleet(options: options).runBlocking()
         print(options.json ? report.json : report.text)
+        if let reason = report.noSetsReason {
+            FileHandle.standardError.write(Data("set-bench: \(reason)\n".utf8))
+        }
         return report.isClean ? 0 : 1
     }
 }

@@ -50,6 +50,9 @@ public final class Engine {
     private var written: [Connection] = []
     private var announcedWake: Double?
     private var refusals = LogThrottle(interval: 1)
+    /// The core's `refuse-room` lines (a room refused for a limit): one a second, with the count, so a
+    /// fleet that trips the limit a thousand times says so in one line, not a thousand.
+    private var roomRefusals = LogThrottle(interval: 1)
     /// The time of the input being handled.
     var now = Instant(uptime: 0, wall: 0)
     let page: [UInt8]
@@ -333,7 +336,11 @@ public final class Engine {
     func carryOut(_ effects: [Effect]) {
         for effect in effects {
             switch effect {
-            case .log(let event):
+            case .log(var event):
+                if event.name == "refuse-room" {
+                    guard let count = roomRefusals.note(at: now.uptime) else { continue }
+                    event.fields.append(("refused", "\(count)"))
+                }
                 emit(.log(event))
             case .journal(let record):
                 emit(.journal(record))

@@ -40,9 +40,10 @@ extension Command {
             if let name { words.append(name) }
         case .top(let mode):
             if let mode { words.append(mode) }
-        case .kick(let name):
+        case .kick(let name, let reason):
             words.append(name)
-        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock:
+            if let reason { words.append(reason) }
+        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready:
             break
         }
         return words.joined(separator: " ")

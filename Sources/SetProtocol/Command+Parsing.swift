@@ -22,9 +22,10 @@ extension Command {
         (.start, "START"),
         (.stats, "STATS [<name>]"),
         (.top, "TOP [normal|junior|chain|ultra|matchismo]"),
-        (.kick, "KICK <name>"),
+        (.kick, "KICK <name> [<reason>]"),
         (.lock, "LOCK"),
         (.unlock, "UNLOCK"),
+        (.unready, "UNREADY"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -88,7 +89,14 @@ extension Command {
         case .start: return none(.start)
         case .lock: return none(.lock)
         case .unlock: return none(.unlock)
-        case .kick: return one { .kick(name: $0) }
+        case .unready: return none(.unready)
+        case .kick:
+            guard let name = args.first else { return .failure(usage()) }
+            // Whatever follows the name is the reason, as a chat's text: told to the room as it was typed.
+            let afterVerb = bytes.drop(while: blank).drop(while: { !blank($0) })
+            let afterName = afterVerb.drop(while: blank).drop(while: { !blank($0) })
+            let reason = TextRules.sanitized(String(decoding: afterName, as: UTF8.self))
+            return .success(.kick(name: name, reason: reason.isEmpty ? nil : reason))
         case .stats:
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.stats(name: args.first))

@@ -39,12 +39,14 @@ public enum Command: Equatable, Sendable {
     case stats(name: String?)
     /// `TOP [<mode>]`: the best ratings of a mode (`normal` without one).
     case top(mode: String?)
-    /// `KICK <name>`: the host takes a player's seat away.
-    case kick(name: String)
+    /// `KICK <name> [<reason>]`: the host takes a player's seat away, saying why to the room.
+    case kick(name: String, reason: String? = nil)
     /// `LOCK`: the host closes the room to new players.
     case lock
     /// `UNLOCK`: the host opens the room to new players again.
     case unlock
+    /// `UNREADY`: in a waiting room, take back a `READY` (and stop a countdown under way).
+    case unready
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -79,6 +81,7 @@ public enum Command: Equatable, Sendable {
         case .kick: return .kick
         case .lock: return .lock
         case .unlock: return .unlock
+        case .unready: return .unready
         }
     }
 }

@@ -57,6 +57,10 @@ public struct GameView: Sendable {
     public var scoreSheet: [ScoreSheetEntry] = []
     /// The length of the game that just ended, in milliseconds (`DURATION`).
     public var gameDuration: Int?
+    /// When the game was dealt, in Unix milliseconds (`STARTED`), so a clock counts from the deal.
+    public var startedAt: Int?
+    /// The standing proposal for a new game (`PROPOSAL`), while one stands.
+    public var proposal: Proposal?
     /// Problems found in what the server sent (bad card codes, duplicate cards) and not yet drained; at
     /// most ``maximumKeptErrors``, so a hostile server cannot grow the client's memory.
     public private(set) var protocolErrors: [String] = []
@@ -126,6 +130,7 @@ public struct GameView: Sendable {
             finalScores = nil
             chain = []
             (scoreSheet, gameDuration, countdown, readyCount) = ([], nil, nil, nil)
+            (startedAt, proposal) = (nil, nil)
         case .over(let scores):
             finalScores = scores
             status = .over
@@ -134,8 +139,14 @@ public struct GameView: Sendable {
             host = name
         case .countdown(let n):
             countdown = n
-        case .ready(_, let ready, let seated):
+        case .countdownStopped:
+            countdown = nil
+        case .ready(_, let ready, let seated), .unready(_, let ready, let seated):
             readyCount = (ready, seated)
+        case .started(let ms):
+            startedAt = ms
+        case .proposal(let standing):
+            proposal = standing
         case .stats(let entry):
             scoreSheet.append(entry)
         case .duration(let ms):

@@ -33,6 +33,8 @@ public enum OKDetail: Equatable, Sendable {
     case new(NewGameOutcome)
     /// `OK READY <ready> <seated>`: `ready` of the `seated` online players are ready.
     case ready(ready: Int, seated: Int)
+    /// `OK UNREADY <ready> <seated>`: `ready` of the `seated` online players are ready.
+    case unready(ready: Int, seated: Int)
     /// `OK STATS <count>`: how many `RATING` lines the reply had.
     case stats(count: Int)
     /// `OK TOP <count>`: how many `TOP` lines the reply had.
@@ -76,6 +78,9 @@ public enum OKDetail: Equatable, Sendable {
         case ("READY", 2):
             guard let ready = Int(words[0]), let seated = Int(words[1]) else { return nil }
             read = .ready(ready: ready, seated: seated)
+        case ("UNREADY", 2):
+            guard let ready = Int(words[0]), let seated = Int(words[1]) else { return nil }
+            read = .unready(ready: ready, seated: seated)
         case ("STATS", 1): read = Int(words[0]).map { .stats(count: $0) }
         case ("TOP", 1): read = Int(words[0]).map { .top(count: $0) }
         case ("NEW", 1) where words[0] == "started": read = .new(.started)
@@ -105,6 +110,7 @@ public enum OKDetail: Equatable, Sendable {
         case .choose: return "CHOOSE"
         case .new: return "NEW"
         case .ready: return "READY"
+        case .unready: return "UNREADY"
         case .stats: return "STATS"
         case .top: return "TOP"
         case .other(let verb, _): return verb
@@ -121,7 +127,7 @@ public enum OKDetail: Equatable, Sendable {
         case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
             .stats(let count), .top(let count):
             return "\(count)"
-        case .ready(let ready, let seated): return "\(ready) \(seated)"
+        case .ready(let ready, let seated), .unready(let ready, let seated): return "\(ready) \(seated)"
         case .choose(let cards): return cards.joined(separator: " ")
         case .new(.started): return "started"
         case .new(.voted(let votes, let needed)): return "voted \(votes)/\(needed)"
@@ -141,7 +147,7 @@ public enum OKDetail: Equatable, Sendable {
         case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
             .stats(let count), .top(let count):
             return count
-        case .hello, .leave, .choose, .new, .ready, .other: return 0
+        case .hello, .leave, .choose, .new, .ready, .unready, .other: return 0
         }
     }
 }

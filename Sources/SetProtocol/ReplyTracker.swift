@@ -7,9 +7,10 @@
 /// other line is an event. That is what lets a client pipeline commands and still tell a claim's `ERR`
 /// from a chat's, and a `ROOM` event from a `ROOMS` line.
 ///
-/// A line in the shape of the oldest command's data (``ServerLine/isData(ofReplyTo:)``) may be either,
-/// so it is held back until the final line's count says (or a line that cannot be data shows the held
-/// ones were events: data lines are never split). Every other line is an event at once.
+/// A line in the shape of the oldest command's data (``ServerLine/isData(ofReplyTo:)``), or one this
+/// version does not know while that command's reply may have data, may be either, so it is held back
+/// until the final line's count says (or a line that cannot be data shows the held ones were events:
+/// data lines are never split). Every other line is an event at once.
 ///
 /// `Context` is whatever the client wants back with the reply (the line it sent, when it sent it, what a
 /// claim was meant to be). The tracker does no I/O; a client calls ``sent(_:context:)`` when it queues a
@@ -125,7 +126,7 @@ public struct ReplyTracker<Context> {
             let reply = Reply(command: oldest, line: line, data: data)
             return events + data.map { .data($0, command: oldest) } + [.reply(reply)]
         }
-        if line.isData(ofReplyTo: oldest.verb) {
+        if line.mayBeData(ofReplyTo: oldest.verb) {
             held.append(line)
             return []
         }

@@ -89,6 +89,8 @@ private struct Parser {
     static let hostKey = key("HOST".utf8)
     static let kickedKey = key("KICKED".utf8)
     static let lockedKey = key("LOCKED".utf8)
+    static let unreadyKey = key("UNREADY".utf8)
+    static let startedKey = key("STARTED".utf8)
     static let statsKey = key("STATS".utf8)
     static let ratingKey = key("RATING".utf8)
     static let topKey = key("TOP".utf8)
@@ -240,7 +242,12 @@ private struct Parser {
             guard let ready = int(word: 2), let seated = int(word: 3) else { return nil }
             return .ready(name: word(1), ready: ready, seated: seated)
         case Self.hostKey where count == 2: return .host(word(1))
-        case Self.kickedKey where count == 3: return .kicked(name: word(1), by: word(2))
+        case Self.kickedKey where count >= 3:
+            return .kicked(name: word(1), by: word(2), reason: count > 3 ? rest(after: 3) : nil)
+        case Self.unreadyKey where count == 4:
+            guard let ready = int(word: 2), let seated = int(word: 3) else { return nil }
+            return .unready(name: word(1), ready: ready, seated: seated)
+        case Self.startedKey where count == 2: return int(word: 1).map { .started($0) }
         case Self.lockedKey where count == 2: return .locked(word(1))
         case Self.statsKey where count == 7:
             guard let sets = field(2, "sets"), let wrong = field(3, "wrong"), let stale = field(4, "stale"),
@@ -262,9 +269,12 @@ private struct Parser {
                 return nil
             }
             return .top(rank: rank, name: word(2), rating: rating, games: games)
+        case 0 where word(0) == "PROPOSAL":
+            return proposal(count)
         case 0 where count == 2:
             // Words longer than seven bytes have no key: the few such verbs are compared whole.
             switch word(0) {
+            case "COUNTDOWN" where key(1) == Self.dashKey: return .countdownStopped
             case "COUNTDOWN": return int(word: 1).map { .countdown($0) }
             case "DURATION": return int(word: 1).map { .duration($0) }
             case "UNLOCKED": return .unlocked(word(1))
@@ -272,6 +282,22 @@ private struct Parser {
             }
         default: return nil
         }
+    }
+
+    /// `PROPOSAL -`, or `PROPOSAL <votes> <needed> <voter>,... <option>=<value> ...` (the voters are
+    /// names, which never hold a comma).
+    func proposal(_ count: Int) -> ServerLine? {
+        if count == 2, key(1) == Self.dashKey { return .proposal(nil) }
+        guard count >= 4, let votes = int(word: 1), let needed = int(word: 2) else { return nil }
+        let voters = word(3).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard voters.allSatisfy({ !$0.isEmpty }) else { return nil }
+        var options: [(String, String)] = []
+        for k in 4..<count {
+            let range = words[k]
+            guard let equals = range.first(where: { b[$0] == Self.equals }) else { return nil }
+            options.append((text(range.lowerBound..<equals), text((equals + 1)..<range.upperBound)))
+        }
+        return .proposal(Proposal(votes: votes, needed: needed, voters: voters, options: options))
     }
 
     /// The number in word `k` if it is `<name>=<number>`.

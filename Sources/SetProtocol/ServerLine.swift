@@ -60,10 +60,22 @@ public enum ServerLine: Equatable, Sendable {
     case ready(name: String, ready: Int, seated: Int)
     /// `COUNTDOWN <n>`: the game is dealt `n` seconds from now (3, 2, 1).
     case countdown(Int)
+    /// `COUNTDOWN -`: the countdown stopped (a player took back `READY`); the room waits again.
+    case countdownStopped
+    /// `UNREADY <name> <ready> <seated>`: somebody in a waiting room took back their `READY`; `ready` of
+    /// the `seated` online players are ready.
+    case unready(name: String, ready: Int, seated: Int)
+    /// `STARTED <unix ms>`: when the current game was dealt (a snapshot line while a game is dealt, and
+    /// an event at the deal), so every client's game clock counts from the same moment.
+    case started(Int)
+    /// `PROPOSAL <votes> <needed> <voter>,... <option>=<value> ...`: the standing proposal for a new game,
+    /// the one `NEW` without options agrees with (a snapshot line while one stands, and an event when it
+    /// changes); `PROPOSAL -` when none stands any more.
+    case proposal(Proposal?)
     /// `HOST <name>`: who hosts the room (a snapshot line, and an event when it changes).
     case host(String)
-    /// `KICKED <name> <host>`: the host took a player's seat away.
-    case kicked(name: String, by: String)
+    /// `KICKED <name> <host> [<reason>]`: the host took a player's seat away, saying why if they did.
+    case kicked(name: String, by: String, reason: String? = nil)
     /// `LOCKED <host>`: the host closed the room to new players.
     case locked(String)
     /// `UNLOCKED <host>`: the host opened the room to new players again.
@@ -122,7 +134,16 @@ extension ServerLine {
         case .ready(let name, let ready, let seated): return "READY \(name) \(ready) \(seated)"
         case .countdown(let n): return "COUNTDOWN \(n)"
         case .host(let name): return "HOST \(name)"
-        case .kicked(let name, let host): return "KICKED \(name) \(host)"
+        case .kicked(let name, let host, let reason):
+            return reason.map { "KICKED \(name) \(host) \($0)" } ?? "KICKED \(name) \(host)"
+        case .countdownStopped: return "COUNTDOWN -"
+        case .unready(let name, let ready, let seated): return "UNREADY \(name) \(ready) \(seated)"
+        case .started(let ms): return "STARTED \(ms)"
+        case .proposal(nil): return "PROPOSAL -"
+        case .proposal(let p?):
+            return
+                (["PROPOSAL", "\(p.votes)", "\(p.needed)", p.voters.joined(separator: ",")]
+                + p.options.map { "\($0)=\($1)" }).joined(separator: " ")
         case .locked(let host): return "LOCKED \(host)"
         case .unlocked(let host): return "UNLOCKED \(host)"
         case .stats(let entry): return entry.text
@@ -157,10 +178,28 @@ extension ServerLine {
         }
     }
 
+    /// The verbs whose replies may have data lines (protocol.md, "Telling data from events"), each with
+    /// the number of words of its final line when that line carries the count (`OK JOIN <room> <n>` has
+    /// four; `OK RESUME <name>`, three words, has no data). The page's script reads the same table
+    /// (`Sources/SetWeb/Page/replies.json`, tested against this one).
+    public static let dataReplies: [String: Int] = [
+        "HELP": 3, "ROOMS": 3, "JOIN": 4, "WATCH": 4, "STATE": 3, "RESUME": 5, "HINT": 3, "HISTORY": 3,
+        "STATS": 3, "TOP": 3,
+    ]
+
+    /// Whether this line, arriving while `verb` waits for its reply, must wait for the final line to say
+    /// whether it is data: a line in the shape of that reply's data, or a line this version does not
+    /// know (a newer server may add lines to a snapshot; they are counted in the final line like the
+    /// others).
+    public func mayBeData(ofReplyTo verb: String) -> Bool {
+        if case .unknown = self { return Self.dataReplies[verb] != nil }
+        return isData(ofReplyTo: verb)
+    }
+
     /// Whether this is one of the lines a room's snapshot is made of.
     public var isSnapshot: Bool {
         switch self {
-        case .room, .options, .board, .deck, .chain, .turn, .player, .host: return true
+        case .room, .options, .board, .deck, .chain, .turn, .player, .host, .started, .proposal: return true
         default: return false
         }
     }

@@ -22,4 +22,5 @@ public enum Verb: String, CaseIterable, Sendable {
     case kick = "KICK"
     case lock = "LOCK"
     case unlock = "UNLOCK"
+    case unready = "UNREADY"
 }

@@ -29,7 +29,9 @@ extension ServerCore {
             // The reply goes after the events the command caused, which the rooms queued while it ran.
             switch reply {
             case .success(let lines): for line in lines { outbox.send(line, to: connection.id) }
-            case .failure(let error): outbox.send(error.line, to: connection.id)
+            case .failure(let error):
+                outbox.send(error.line, to: connection.id)
+                noteRefusal(error, of: connection)
             }
             if case .quit = command { close(connection, reason: "quit", at: now) }
         }
@@ -79,15 +81,19 @@ extension ServerCore {
             return seat(of: connection, .start).flatMap { session, room in
                 room.start(by: session, at: now).flatMap { ok($0) }
             }
+        case .unready:
+            return seat(of: connection, .unready).flatMap { session, room in
+                room.markUnready(session).flatMap { ok($0) }
+            }
         case .chat(let text): return chat(text, from: connection)
         case .history(let name): return history(of: name, for: connection)
         case .stats(let name):
             return statsLines(of: name, for: connection).flatMap { ok(.stats(count: $0.count), data: $0) }
         case .top(let mode):
             return topLines(of: mode).flatMap { ok(.top(count: $0.count), data: $0) }
-        case .kick(let name):
+        case .kick(let name, let reason):
             return seat(of: connection, .kick).flatMap { session, room in
-                kick(name, from: room, by: session).flatMap { ok(.plain(.kick, $0)) }
+                kick(name, reason: reason, from: room, by: session).flatMap { ok(.plain(.kick, $0)) }
             }
         case .lock, .unlock:
             return seat(of: connection, command.verb).flatMap { session, room in
@@ -134,10 +140,18 @@ extension ServerCore {
         }
     }
 
+    /// Logs a refusal the host should know about — a room not made for a limit (`TOOMANYROOMS`) — at
+    /// `warn` as `refuse-room`; the engine lets one such line through a second, with the count.
+    private func noteRefusal(_ error: ProtocolError, of connection: Client) {
+        guard error.code == .tooManyRooms else { return }
+        outbox.log(
+            .warn, "refuse-room", [("peer", connection.addressKey), ("reason", error.text)])
+    }
+
     /// Whether `command` would change what the journal keeps: seats, games, claims, chat.
     private func changesJournal(_ command: Command, from connection: Client) -> Bool {
         switch command {
-        case .join, .leave, .choose, .new, .chat, .ready, .start, .kick, .lock, .unlock: return true
+        case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .lock, .unlock: return true
         case .watch: return connection.session?.room != nil
         case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
         case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top: return false

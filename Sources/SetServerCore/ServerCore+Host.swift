@@ -16,9 +16,11 @@ extension ServerCore {
         return nil
     }
 
-    /// `KICK <name>` by `session`, who must host `room`: the player loses their seat and may not join
-    /// again. Returns the reply's detail.
-    func kick(_ name: String, from room: Room, by session: Session) -> Result<String, ProtocolError> {
+    /// `KICK <name> [<reason>]` by `session`, who must host `room`: the player loses their seat and may
+    /// not join again; the room and the player are told why. Returns the reply's detail.
+    func kick(_ name: String, reason: String?, from room: Room, by session: Session)
+        -> Result<String, ProtocolError>
+    {
         if let error = room.checkHost(session, .kick) { return .failure(error) }
         guard name != session.name else {
             return .failure(ProtocolError(.kick, .args, "you cannot kick yourself; LEAVE instead"))
@@ -27,7 +29,7 @@ extension ServerCore {
             let shown = TextRules.sanitized(name.prefix(16))
             return .failure(ProtocolError(.kick, .args, "nobody named \(shown) is seated in \(room.name)"))
         }
-        room.markKicked(name)
+        room.markKicked(name, reason: reason)
         unseat(target)
         return .success(name)
     }

@@ -77,6 +77,13 @@ extension ServerCore {
         }
         switch record {
         case .ready(let name, let player): try room(name).readyNames.insert(player)
+        case .unready(let name, let player):
+            let room = try room(name)
+            guard room.isWaiting else {
+                throw JournalFormatError(description: "\(player) takes back READY in \(name) while playing")
+            }
+            room.readyNames.remove(player)
+            room.stopCountdown()
         case .vote(let name, let player, let pairs):
             let room = try room(name)
             guard let options = RoomOptions(journalPairs: pairs),

@@ -65,12 +65,35 @@ public struct Socket: Hashable, Sendable {
     }
 
     /// Starts a non-blocking connection to `host`:`port`; the socket becomes writable when it is made.
-    public static func connect(host: String, port: UInt16) throws(SocketError) -> Socket {
+    /// With `source`, an IPv4 address of this machine (`127.0.0.2` …), an IPv4 connection is made from
+    /// that address: the load tester spreads its bots over loopback addresses that way, so a server's
+    /// per-address limits count them as many machines.
+    public static func connect(host: String, port: UInt16, source: String? = nil) throws(SocketError)
+        -> Socket
+    {
         var lastError = SocketError("getaddrinfo", code: EADDRNOTAVAIL)
         for address in try resolve(host: host, port: port, passive: false) {
             guard let fd = makeDescriptor(family: address.family) else {
                 lastError = SocketError("socket")
                 continue
+            }
+            if let source, address.family == AF_INET {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                    Glibc.close(fd)
+                    throw SocketError("inet_pton \(source)", code: EINVAL)
+                }
+                let bound = withUnsafePointer(to: &local) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard bound == 0 else {
+                    lastError = SocketError("bind \(source)")
+                    Glibc.close(fd)
+                    continue
+                }
             }
             let result = withUnsafeBytes(of: address.storage) { raw in
                 Glibc.connect(fd, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), address.length)

@@ -24,6 +24,8 @@ public struct CLIOptions: Equatable, Sendable {
     public var wantsVersion = false
     /// Whether to ring the terminal bell when a set is taken (`--bell`).
     public var isBell = false
+    /// Whether to watch the room instead of sitting down (`--watch`).
+    public var isWatching = false
 
     /// Creates the defaults.
     public init() {}
@@ -31,7 +33,7 @@ public struct CLIOptions: Equatable, Sendable {
     /// The usage text.
     public static let usage = """
         usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
-                       [--option K=V ...] [--no-color] [--plain] [--bell] [--version]
+                       [--option K=V ...] [--watch] [--no-color] [--plain] [--bell] [--version]
 
         Plays SET (or Matchismo) on a setd server from a terminal.
           --host H        server address (default 127.0.0.1)
@@ -41,6 +43,7 @@ public struct CLIOptions: Equatable, Sendable {
           --game G        the game of a new room: set or matchismo
           --option K=V    an option of a new room, e.g. mode=ultra, penalty=0, n=3, or
                           password=SECRET for a private room (repeatable)
+          --watch         follow the room as a spectator instead of playing (/join plays)
           --no-color      no colours: colour is written as a letter (also when NO_COLOR is set)
           --plain         one line per update instead of the full screen (the default when
                           standard output is not a terminal); commands are read line by line
@@ -118,6 +121,8 @@ public struct CLIOptions: Equatable, Sendable {
                 options.wantsVersion = true
             case "--bell":
                 options.isBell = true
+            case "--watch":
+                options.isWatching = true
             default:
                 throw CLIError("unknown argument '\(TextRules.sanitized(argument))'")
             }

@@ -66,6 +66,9 @@ public struct ClientSession: Sendable {
     public private(set) var isConnected = false
     /// The game night's state of the room: waiting, ready, countdown, host, score sheet.
     public private(set) var night = GameNight()
+    /// Whether the session follows its room as a spectator (`/watch`, `--watch`) instead of a seat.
+    public private(set) var isWatching: Bool
+    private var watchPassword: String?
 
     private let baseName: String
     private let game: GameKind?
@@ -90,8 +93,13 @@ public struct ClientSession: Sendable {
     /// `game` and `options` (`mode=ultra` …) if it does not exist.
     /// `token` is one kept from an earlier run (``TokenStore``): the first connection resumes its seat.
     public init(
-        name: String, room: String, game: GameKind? = nil, options: [String] = [], token: String? = nil
+        name: String, room: String, game: GameKind? = nil, options: [String] = [], token: String? = nil,
+        watching: Bool = false
     ) {
+        self.isWatching = watching
+        self.watchPassword = options.first { $0.lowercased().hasPrefix("password=") }.map {
+            String($0.dropFirst("password=".count))
+        }
         self.name = name
         self.baseName = name
         self.room = room
@@ -154,7 +162,8 @@ public struct ClientSession: Sendable {
     /// lines are exactly the snapshot (the final line counts them), so its one ROOM line is the start;
     /// the command is no longer pending by now.
     private mutating func noteSnapshotStart(_ line: ServerLine, of command: Pending) {
-        guard case .room(let name, _, _, _) = line, ["JOIN", "RESUME", "STATE"].contains(command.verb),
+        guard case .room(let name, _, _, _) = line,
+            ["JOIN", "RESUME", "STATE", "WATCH"].contains(command.verb),
             command.verb != "JOIN" || name == Self.joinTarget(command.context.line)
         else { return }
         view.reset()
@@ -187,8 +196,23 @@ public struct ClientSession: Sendable {
         case .newGame(let who):
             hint = nil
             return [.event(.newGame(who))]
-        case .vote(let who, let votes, let needed, _):
-            return [.event(.vote(name: who, votes: votes, needed: needed))]
+        case .vote(let who, let votes, let needed, let options):
+            let shown = options.filter { $0.0 != "private" }.map { "\($0)=\($1)" }
+            return [
+                .event(.vote(name: who, votes: votes, needed: needed, options: shown, isMine: who == name))
+            ]
+        case .kicked(let who, let host, let reason):
+            let because = reason.map { ": \($0)" } ?? ""
+            guard who == name else {
+                return [.event(.problem("\(host) (the host) sent \(who) out of the room\(because)"))]
+            }
+            let left = view.room ?? room
+            view.reset()
+            night.reset()
+            hint = nil
+            return [
+                .event(.problem("\(host) (the host) sent you out of \(left)\(because); /join another room"))
+            ]
         case .over(let scores): return [.event(.over(scores.map { "\($0.name) \($0.score)" }))]
         case .bye(let reason):
             let lasting = ["idle", "flood", "resumed"]
@@ -218,26 +242,47 @@ public struct ClientSession: Sendable {
                 token = newToken
                 kept = [.keepToken(newToken)]
             }
-            return kept + [.event(.info("connected as \(name)"))]
-                + send(joinLine(room: room, words: joinWords))
+            return kept + [.event(.info("connected as \(name)"))] + enterRoom()
         case "RESUME":
             isNamed = true
             if case .resume(let confirmed, let resumedRoom, _) = detail {
                 name = confirmed
                 if let resumedRoom {
                     room = resumedRoom
+                    isWatching = false
                     return [.event(.info("back in \(room) as \(name)"))]
                 }
             }
-            return send(joinLine(room: room, words: joinWords))
+            return enterRoom()
         case "JOIN":
             if case .join(let joined, _) = detail { room = joined }
+            isWatching = false
             let game = view.game == .matchismo ? "Matchismo" : "SET"
             return [.event(.info("joined \(room) (\(game)); ? shows the keys"))]
+        case "WATCH":
+            if case .watch(let watched, _) = detail { room = watched }
+            isWatching = true
+            let game = view.game == .matchismo ? "Matchismo" : "SET"
+            return [.event(.info("watching \(room) (\(game)); /join \(room) to play"))]
         case "LEAVE":
             view.reset()
             night.reset()
-            return [.status(Status(.info, "you left \(room); /join a room to play"))]
+            let what = isWatching ? "you stopped watching" : "you left"
+            isWatching = false
+            return [.status(Status(.info, "\(what) \(room); /join a room to play"))]
+        case "KICK":
+            return [.status(Status(.success, "you sent \(detail.detail) out of the room"))]
+        case "LOCK":
+            return [.status(Status(.success, "you locked the room: nobody new can join (/unlock opens it)"))]
+        case "UNLOCK":
+            return [.status(Status(.success, "you unlocked the room: anyone can join"))]
+        case "UNREADY":
+            guard case .unready(let ready, let seated) = detail else { return [] }
+            return [.status(Status(.info, "you are not ready (\(ready) of \(seated) ready)"))]
+        case "STATS":
+            return [.panel(Panel.stats(data, name: Self.argument(of: pending.context.line) ?? name))]
+        case "TOP":
+            return [.panel(Panel.top(data, mode: Self.argument(of: pending.context.line) ?? "normal"))]
         case "CHOOSE":
             guard case .choose(let cards) = detail else { return [] }
             if view.game == .matchismo {
@@ -260,7 +305,7 @@ public struct ClientSession: Sendable {
             guard case .new(.voted(let votes, let needed)) = detail else { return [] }
             return [.status(Status(.info, "you voted for a new game (\(votes)/\(needed))"))]
         case "HISTORY":
-            return [.panel(Panel.history(data, room: Self.historyRoom(pending.context.line) ?? room))]
+            return [.panel(Panel.history(data, room: Self.argument(of: pending.context.line) ?? room))]
         case "ROOMS":
             return [.panel(Panel.rooms(data))]
         case "READY":
@@ -321,7 +366,8 @@ public struct ClientSession: Sendable {
         }
     }
 
-    private static func historyRoom(_ line: String) -> String? {
+    /// The first argument of a command line sent (`HISTORY fun` → `fun`).
+    private static func argument(of line: String) -> String? {
         let words = line.split(separator: " ")
         return words.count > 1 ? String(words[1]) : nil
     }
@@ -330,6 +376,12 @@ public struct ClientSession: Sendable {
 
     private var joinWords: [String] {
         (game.map { [$0.rawValue] } ?? []) + joinOptions
+    }
+
+    /// Sits down in the room (or watches it, after `/watch` or `--watch`).
+    private mutating func enterRoom() -> [Output] {
+        if isWatching { return send(.watch(room: room, password: watchPassword)) }
+        return send(joinLine(room: room, words: joinWords))
     }
 
     /// The JOIN line: rooms set-cli creates start when their players are ready (`start=ready`), unless
@@ -374,7 +426,16 @@ public struct ClientSession: Sendable {
             return send((["CHOOSE"] + picks + ["@\(revision)"]).joined(separator: " "))
         case .chat(let text): return send(.chat(text: text))
         case .ready: return send(.ready)
+        case .unready: return send(.unready)
         case .start: return send(.start)
+        case .lock: return send(.lock)
+        case .unlock: return send(.unlock)
+        case .kick(let who, let reason): return send(.kick(name: who, reason: reason))
+        case .stats(let who): return send(.stats(name: who))
+        case .top(let mode): return send(.top(mode: mode))
+        case .watch(let target, let password):
+            watchPassword = password
+            return send(.watch(room: target, password: password))
         case .hint: return send(.hint)
         case .new(let words): return send((["NEW"] + words).joined(separator: " "))
         case .history(let other): return send(.history(room: other))

@@ -3,8 +3,8 @@ import SetProtocol
 /// What `set-cli` knows of a game night's room beyond the board: whether the game is waiting to
 /// start, who is ready, the countdown, the host, and the score sheet at the end.
 ///
-/// It reads the lines by their words (protocol.md's game-night lines: `READY`, `COUNTDOWN`, `HOST`,
-/// `STATS`, `DURATION`, `KICKED`, `LOCKED`, `UNLOCKED`, and `ROOM … waiting`) from the line's text,
+/// It reads the lines by their words (protocol.md's game-night lines: `READY`, `UNREADY`, `COUNTDOWN`,
+/// `HOST`, `STATS`, `DURATION`, `LOCKED`, `UNLOCKED`, and `ROOM … waiting`) from the line's text,
 /// so it works the same whether ``ServerLine`` parses them into cases of their own or keeps them as
 /// lines it does not know.
 public struct GameNight: Equatable, Sendable {
@@ -68,6 +68,14 @@ public struct GameNight: Equatable, Sendable {
             if !ready.contains(words[1]) { ready.append(words[1]) }
             self.seated = seated
             return .info("\(words[1]) is ready (\(count) of \(seated))")
+        case ("UNREADY", 4):
+            guard let count = Int(words[2]), let seated = Int(words[3]) else { return nil }
+            ready.removeAll { $0 == words[1] }
+            self.seated = seated
+            return .info("\(words[1]) is not ready (\(count) of \(seated))")
+        case ("COUNTDOWN", 2) where words[1] == "-":
+            countdown = nil
+            return .problem("the countdown stopped: not everyone is ready")
         case ("COUNTDOWN", 2):
             guard let n = Int(words[1]) else { return nil }
             countdown = n
@@ -76,8 +84,6 @@ public struct GameNight: Equatable, Sendable {
             let isChange = host != nil && host != words[1]
             host = words[1]
             return isChange ? .info("\(words[1]) is the host now") : nil
-        case ("KICKED", 3):
-            return .problem("\(words[2]) (the host) sent \(words[1]) out of the room")
         case ("LOCKED", 2):
             return .info("\(words[1]) locked the room: no new players")
         case ("UNLOCKED", 2):
@@ -121,9 +127,11 @@ public struct GameNight: Equatable, Sendable {
         return "\(seconds / 60):\(s < 10 ? "0" : "")\(s)"
     }
 
-    /// Milliseconds as seconds with one decimal (`2.3 s`), or `-`.
+    /// Milliseconds as seconds rounded to the nearest tenth, halves up (`1150` → `1.2 s`), or `-`: the
+    /// page rounds the same way (`formatSeconds` in its `model.js`).
     public static func seconds(_ milliseconds: Int?) -> String {
         guard let ms = milliseconds, ms >= 0 else { return "-" }
-        return "\(ms / 1000).\((ms % 1000) / 100) s"
+        let tenths = ms / 100 + (ms % 100 >= 50 ? 1 : 0)
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }

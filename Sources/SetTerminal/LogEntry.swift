@@ -19,8 +19,8 @@ public enum LogEntry: Equatable, Sendable {
     case left(String)
     /// A new game started.
     case newGame(String)
-    /// Somebody asked for a new game.
-    case vote(name: String, votes: Int, needed: Int)
+    /// Somebody asked for a new game with these options (`mode=junior` …); `isMine` when it was us.
+    case vote(name: String, votes: Int, needed: Int, options: [String], isMine: Bool)
     /// The game ended with these scores, best first.
     case over([String])
     /// The server is closing the connection.
@@ -61,8 +61,10 @@ public enum LogEntry: Equatable, Sendable {
             return StyledText("← ", .dim) + name(who) + StyledText(" left", .dim)
         case .newGame(let who):
             return StyledText("★ ", TextStyle(colour: .yellow)) + name(who) + " started a new game"
-        case .vote(let who, let votes, let needed):
-            return name(who) + " wants a new game (\(votes)/\(needed) votes; /new to agree)"
+        case .vote(let who, let votes, let needed, let options, let isMine):
+            let what = options.isEmpty ? "" : " with " + text(options.joined(separator: " "))
+            let agree = isMine ? "" : "; /new agrees"
+            return name(who) + " voted for a new game\(what) (\(votes)/\(needed) votes\(agree))"
         case .over(let scores):
             return StyledText("Game over: ", TextStyle(colour: .yellow, isBold: true))
                 + StyledText(scores.map(text).joined(separator: ", "))

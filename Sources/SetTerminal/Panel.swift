@@ -123,6 +123,51 @@ public struct Panel: Equatable, Sendable {
         lines.append(StyledText("/join <room> to sit down", .dim))
         return Panel(title: "Rooms — \(order.count)", lines: lines)
     }
+
+    /// The `STATS` reply of `name` as a table: one row per mode with a finished game.
+    public static func stats(_ data: [ServerLine], name: String) -> Panel {
+        func cell(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
+        var lines = [
+            StyledText(
+                "Mode      " + cell("Rating", 7) + cell("Games", 7) + cell("Wins", 6) + cell("Sets", 6)
+                    + cell("Wrong", 7) + cell("Late", 6), .bold)
+        ]
+        for case .rating(let entry) in data {
+            lines.append(
+                StyledText(TextRules.sanitized(entry.mode)).padded(to: 10)
+                    + StyledText(
+                        cell(String(entry.rating), 7) + cell(String(entry.games), 7)
+                            + cell(String(entry.wins), 6)
+                            + cell(String(entry.sets), 6) + cell(String(entry.wrong), 7)
+                            + cell(String(entry.stale), 6)))
+        }
+        if lines.count == 1 { lines = [StyledText("no finished games yet", .dim)] }
+        return Panel(title: "Stats of \(TextRules.sanitized(name))", lines: lines)
+    }
+
+    /// The `TOP` reply for `mode` as a ranking.
+    public static func top(_ data: [ServerLine], mode: String) -> Panel {
+        var lines: [StyledText] = []
+        for case .top(let rank, let name, let rating, let games) in data {
+            var line = StyledText(String(rank).padded(toWidth: 3) + ". ")
+            line.append(StyledText(TextRules.sanitized(name), .bold).padded(to: 18))
+            line.append("\(rating)  (\(games) game\(games == 1 ? "" : "s"))")
+            lines.append(line)
+        }
+        if lines.isEmpty {
+            lines = [StyledText("nobody has finished a \(TextRules.sanitized(mode)) game yet", .dim)]
+        }
+        return Panel(title: "Best ratings — \(TextRules.sanitized(mode))", lines: lines)
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    fileprivate func padded(toWidth width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
+    }
 }
 
 private func format2(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }

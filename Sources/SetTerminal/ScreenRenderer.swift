@@ -185,8 +185,11 @@ public struct ScreenRenderer: Sendable {
                 StyledText("  " + night.ready.map { TextRules.sanitized($0) }.joined(separator: ", ")))
         }
         lines.append(StyledText())
-        if let me, night.ready.contains(me) {
-            lines.append(StyledText("You are ready; the game starts when all are.", .dim))
+        if ui.isWatching {
+            lines.append(
+                StyledText("You are watching: /join \(TextRules.sanitized(view.room ?? "")) to play.", .dim))
+        } else if let me, night.ready.contains(me) {
+            lines.append(StyledText("You are ready (/unready if not); it starts when all are.", .dim))
         } else {
             lines.append(StyledText("/ready when you are.", .bold))
         }
@@ -209,7 +212,7 @@ public struct ScreenRenderer: Sendable {
             StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText(),
         ]
         let heading =
-            "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Stale", 7)
+            "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Late", 7)
             + cell("Fastest", 9) + cell("Mean", 9)
         lines.append(StyledText(heading, .bold))
         let scores = view.finalScores ?? []
@@ -251,6 +254,7 @@ public struct ScreenRenderer: Sendable {
             }
             if view.status == .over { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
             if night.isWaiting { left.append(" · waiting", TextStyle(colour: .yellow, isBold: true)) }
+            if ui.isWatching { left.append(" · watching", TextStyle(colour: .cyan)) }
         }
         var right: StyledText
         switch ui.connection {
@@ -341,6 +345,21 @@ public struct ScreenRenderer: Sendable {
                 facts.append(line)
             }
         }
+        if let proposal = view.proposal {
+            // What a new game would be, who is for it, and that a bare /new agrees.
+            let what = proposal.options.filter { $0.0 == "mode" || $0.0 == "n" || $0.0 == "private" }
+                .map { "\($0)=\($1)" }.joined(separator: " ")
+            facts.append(
+                StyledText("Vote: new game", TextStyle(colour: .yellow, isBold: true))
+                    + StyledText(" \(proposal.votes)/\(proposal.needed)"))
+            if !what.isEmpty { facts.append(StyledText(" " + TextRules.sanitized(what))) }
+            facts.append(
+                StyledText(
+                    " for: " + proposal.voters.map { TextRules.sanitized($0) }.joined(separator: ", "), .dim))
+            if let me, !proposal.voters.contains(me), !ui.isWatching {
+                facts.append(StyledText(" /new agrees", .bold))
+            }
+        }
         if let scores = view.finalScores {
             facts.append(StyledText("Game over", TextStyle(colour: .yellow, isBold: true)))
             if let best = scores.first {
@@ -379,6 +398,11 @@ public struct ScreenRenderer: Sendable {
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }
         }
         if view.status == .over { text.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
+        if let proposal = view.proposal {
+            text.append(
+                " · vote \(proposal.votes)/\(proposal.needed)", TextStyle(colour: .yellow, isBold: true))
+            if let me, !proposal.voters.contains(me) { text.append(" /new agrees") }
+        }
         return text
     }
 
@@ -408,6 +432,7 @@ public struct ScreenRenderer: Sendable {
             }
         }
         if view.room == nil { return StyledText("/join <room> · /rooms · ? for help", .dim) }
+        if ui.isWatching { return StyledText("watching · /join to play · /chat · ? help", .dim) }
         if isMatchismo { return StyledText("a letter + Enter turns a card · /chat · ? help", .dim) }
         let n = view.setMode.cardsPerClaim
         return StyledText("\(n) letters + Enter claims · /chat · ? help", .dim)

@@ -21,6 +21,10 @@ public final class TerminalClient: @unchecked Sendable {
     static let freshSeconds = 2.0
     /// How long a command's result stays on the status line, in seconds, before the hint comes back.
     static let statusSeconds = 8.0
+    /// How long a new connection may stay silent before set-cli says the far end is not setd: setd
+    /// greets within its 150 ms sniff window, so anything near this is something else (an HTTP server
+    /// waits for a request, a wrong port may never speak).
+    static let greetingTimeout = 5.0
 
     private let options: CLIOptions
     private let isFullScreen: Bool
@@ -30,6 +34,8 @@ public final class TerminalClient: @unchecked Sendable {
     private var connection: ServerConnection?
     private var connectionNumber = 0
     private var hasConnected = false
+    /// Whether the current connection's first line was setd's greeting.
+    private var isGreeted = false
     private var reconnectAttempt = 0
     private var writer = ScreenWriter()
     private var size = TerminalSize(columns: 80, rows: 24)
@@ -62,8 +68,9 @@ public final class TerminalClient: @unchecked Sendable {
         case nil: break
         }
         session = ClientSession(
-            name: options.name, room: options.room, game: options.game, options: options.options, token: token
-        )
+            name: options.name, room: options.room, game: options.game, options: options.options,
+            token: token,
+            watching: options.isWatching)
     }
 
     /// Runs `set-cli` with the process's arguments and environment; never returns.
@@ -114,7 +121,6 @@ public final class TerminalClient: @unchecked Sendable {
             sources.append(source)
         }
         if let tokenNote { handle([.event(.problem(tokenNote))]) }
-        if isFullScreen { startTicker() }
         connect()
     }
 
@@ -128,6 +134,14 @@ public final class TerminalClient: @unchecked Sendable {
     }
 
     private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// The wall clock in Unix milliseconds, for the game clock: the server says when the game was dealt
+    /// in its own Unix time (`STARTED`).
+    private static func wallMilliseconds() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
+    }
 
     private func received(signal number: Int32) {
         if number == SIGWINCH {
@@ -171,14 +185,43 @@ public final class TerminalClient: @unchecked Sendable {
         guard number == connectionNumber else { return }
         switch event {
         case .connected:
+            isGreeted = false
+            // Nothing is shown as connected until setd greets: a port that is something else (or
+            // nothing that speaks) is said so and set-cli ends, instead of a silent screen.
+            queue.asyncAfter(deadline: .now() + Self.greetingTimeout) { [self] in
+                guard number == connectionNumber, connection != nil, !isGreeted else { return }
+                leave(
+                    1,
+                    message: "set-cli: \(options.host):\(options.port) said nothing within "
+                        + "\(Int(Self.greetingTimeout)) s; it is not a setd server (setd greets at once "
+                        + "with SETD 1 …). Check --host and --port.")
+            }
+        case .line(let line) where !isGreeted:
+            if case .err(_, .full, let text) = line {
+                leave(
+                    1,
+                    message:
+                        "set-cli: the setd at \(options.host):\(options.port) is full: \(TextRules.sanitized(text))"
+                )
+            }
+            guard case .greeting = line else {
+                let said = String(TextRules.sanitized(line.text).prefix(60))
+                leave(
+                    1,
+                    message: "set-cli: \(options.host):\(options.port) is not a setd server: it said "
+                        + "'\(said)' (setd greets with SETD 1 …). Check --host and --port.")
+            }
+            isGreeted = true
             if !hasConnected {
                 hasConnected = true
                 startInput()
+                if isFullScreen { startTicker() }
             }
             reconnectAttempt = 0
             session.connectionOpened()
             ui.connection = .online
             if !isFullScreen { printLine("connected to \(options.host):\(options.port)") }
+            handle(session.receive(line))
         case .line(let line):
             // A ROOMS listing is printed as a list; its line for our own room is not news.
             let isListing = session.outstandingCommands.first == "ROOMS"
@@ -478,9 +521,15 @@ public final class TerminalClient: @unchecked Sendable {
         if ui.status != nil, now - statusShownAt >= Self.statusSeconds { ui.status = nil }
         let night = session.night
         let isRunning = view.room != nil && view.status == .playing && !night.isWaiting && !view.board.isEmpty
+        ui.isWatching = session.isWatching
         if isRunning {
+            // The clock counts from the deal as the server tells it (`STARTED`), so it is the same on
+            // every client and after set-cli starts again; a server that does not say counts from now.
             if gameStartedAt == nil { gameStartedAt = now }
-            ui.clock = GameNight.clock(milliseconds: Int((now - (gameStartedAt ?? now)) * 1000))
+            let elapsed =
+                view.startedAt.map { Self.wallMilliseconds() - $0 }
+                ?? Int((now - (gameStartedAt ?? now)) * 1000)
+            ui.clock = GameNight.clock(milliseconds: elapsed)
         } else {
             gameStartedAt = nil
             ui.clock = view.status == .over ? night.duration.map { GameNight.clock(milliseconds: $0) } : nil

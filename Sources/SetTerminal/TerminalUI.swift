@@ -30,6 +30,8 @@ public struct TerminalUI: Equatable, Sendable {
     public var fresh: Set<Int> = []
     /// The game clock (`3:07`), when a game is running.
     public var clock: String?
+    /// Whether the room is followed as a spectator, not played.
+    public var isWatching = false
 
     /// Creates an empty screen state.
     public init() {}

@@ -12,6 +12,8 @@ public enum UserCommand: Equatable, Sendable {
     case hint
     /// `/ready`: ready for a waiting room's game to start.
     case ready
+    /// `/unready`: not ready after all (stops a countdown under way).
+    case unready
     /// `/start`: the host starts a waiting room's game now.
     case start
     /// `/new [<option>=<value> ...]`.
@@ -24,6 +26,18 @@ public enum UserCommand: Equatable, Sendable {
     case join(room: String, words: [String])
     /// `/leave`.
     case leave
+    /// `/watch <room> [password=<secret>]`: follow a room as a spectator.
+    case watch(room: String, password: String?)
+    /// `/kick <name> [<reason>]`: the host sends a player out of the room, saying why.
+    case kick(name: String, reason: String?)
+    /// `/lock`: the host closes the room to new players.
+    case lock
+    /// `/unlock`: the host opens it again.
+    case unlock
+    /// `/stats [<name>]`: a name's totals and ratings (yours without one).
+    case stats(String?)
+    /// `/top [<mode>]`: the best ratings of a mode.
+    case top(String?)
     /// `/reconnect`: connect again after the server said goodbye.
     case reconnect
     /// `?` or `/help`: show the keys.
@@ -61,18 +75,25 @@ public enum UserCommand: Equatable, Sendable {
 
     /// The text of `?` and `/help`, one line per key or command.
     public static let helpLines: [String] = [
+        "A set is three cards (four in ultra) where each of number, colour, fill and shape is",
+        "  all the same or all different on every card.",
         "Claim a set: type its letters and Enter — a f k, or afk",
         "  chain mode: name the chain card by its number, e.g. af2",
         "  Matchismo: type one letter and Enter to turn that card",
         "/chat <text>      say something to the room",
         "/hint             one card of a set on the board",
-        "/ready            ready to play: the game starts when everyone is ready",
-        "/start            (the host) start the game now, with a countdown",
-        "/new [opt=value]  start a new game (a vote when others play)",
-        "/history [room]   everything taken this game, scrollable",
+        "/ready, /unready  ready to play (the game starts when everyone is), or not after all",
+        "/new [opt=value]  a new game; while a vote runs, /new alone agrees with it",
+        "/history [room]   everything taken this game and the games before, scrollable",
+        "/stats [name]     totals and rating per mode; /top [mode] the best ratings",
         "/rooms            the rooms on this server",
-        "/join <room> [set|matchismo] [opt=value ...]",
+        "/join <room> [set|matchismo] [opt=value ...]   password=SECRET makes it private",
+        "/watch <room> [password=SECRET]   follow a room without playing",
         "/leave            leave the room",
+        "The host (who made the room):",
+        "/start            start the game now, with a countdown",
+        "/kick <name> [reason]   send a player out of the room, saying why",
+        "/lock, /unlock    close the room to new players, or open it again",
         "/reconnect        drop the connection and make it again (keeps your seat)",
         "/quit             leave and close (also Ctrl-C, Ctrl-D)",
         "?                 this help",
@@ -124,6 +145,39 @@ public enum UserCommand: Equatable, Sendable {
             return .success(.chat(clean))
         case "/hint", "/h": return noArgs(.hint)
         case "/ready", "/r": return noArgs(.ready)
+        case "/unready", "/notready": return noArgs(.unready)
+        case "/lock": return noArgs(.lock)
+        case "/unlock": return noArgs(.unlock)
+        case "/kick":
+            guard let name = args.first else { return .failure(InputError("usage: /kick <name> [reason]")) }
+            guard TextRules.isValidName(name) else {
+                return .failure(InputError("a name is 1–16 of A–Z a–z 0–9 _ -"))
+            }
+            // The reason is the rest of the line as typed, like a chat.
+            let afterVerb = text.drop { $0 != " " }.drop { $0 == " " }
+            let reason = TextRules.sanitized(afterVerb.drop { $0 != " " })
+            return .success(.kick(name: name, reason: reason.isEmpty ? nil : reason))
+        case "/stats":
+            guard args.count <= 1 else { return .failure(InputError("usage: /stats [name]")) }
+            return .success(.stats(args.first))
+        case "/top":
+            guard args.count <= 1 else { return .failure(InputError("usage: /top [mode]")) }
+            return .success(.top(args.first?.lowercased()))
+        case "/watch":
+            guard let room = args.first, args.count <= 2 else {
+                return .failure(InputError("usage: /watch <room> [password=SECRET]"))
+            }
+            guard TextRules.isValidName(room) else {
+                return .failure(InputError("a room name is 1–16 of A–Z a–z 0–9 _ -"))
+            }
+            var password: String?
+            if args.count == 2 {
+                guard args[1].lowercased().hasPrefix("password="), args[1].count > "password=".count else {
+                    return .failure(InputError("usage: /watch <room> [password=SECRET]"))
+                }
+                password = String(args[1].dropFirst("password=".count))
+            }
+            return .success(.watch(room: room, password: password))
         case "/start": return noArgs(.start)
         case "/new": return .success(.new(args))
         case "/history":

@@ -223,7 +223,7 @@ import Testing
                 finishedGames += 1
                 let new = try ann.request("NEW")
                 try #require(new.final == "OK NEW started", "\(new)")
-                _ = try bob.expect(prefix: "HOST ann")  // the last line of the new game's snapshot
+                _ = try bob.expect(prefix: "STARTED ")  // the last line of the new game's snapshot
                 board = try #require(BoardView.last(in: new.lines))
                 wins = ["ann": 0, "bob": 0]
             }

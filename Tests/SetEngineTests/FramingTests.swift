@@ -16,10 +16,10 @@ import Testing
         let (bob, _) = try server.player("bob", room: "pipe")
         let client = try server.connect("pipeliner")
         func isSnapshot(_ lines: [String]) -> Bool {
-            lines.count == 7 && lines[0] == "ROOM pipe set 2 playing" && lines[1].hasPrefix("OPTIONS ")
+            lines.count == 8 && lines[0] == "ROOM pipe set 2 playing" && lines[1].hasPrefix("OPTIONS ")
                 && lines[2].hasPrefix("BOARD ") && lines[3].hasPrefix("DECK ")
                 && lines[4] == "PLAYER bob 0 online" && lines[5] == "PLAYER pip 0 online"
-                && lines[6] == "HOST bob"
+                && lines[6] == "HOST bob" && lines[7].hasPrefix("STARTED ")
         }
         let none: ([String]) -> Bool = { $0.isEmpty }
         let script: [(String, Expected)] = [
@@ -28,7 +28,7 @@ import Testing
                 "JOIN pipe",
                 Expected(data: isSnapshot, final: { $0.hasPrefix("OK JOIN pipe ") }, text: "OK JOIN")
             ),
-            ("STATE", Expected(data: isSnapshot, final: { $0 == "OK STATE 7" }, text: "OK STATE")),
+            ("STATE", Expected(data: isSnapshot, final: { $0 == "OK STATE 8" }, text: "OK STATE")),
             ("PING", Expected(data: none, final: { $0 == "OK PING" }, text: "OK PING")),
             ("PING", Expected(data: none, final: { $0 == "OK PING" }, text: "OK PING")),
             ("PING", Expected(data: none, final: { $0 == "OK PING" }, text: "OK PING")),
@@ -48,7 +48,7 @@ import Testing
             (
                 "HELP",
                 Expected(
-                    data: { $0.count == 22 && $0.allSatisfy { $0.hasPrefix("HELP ") } },
+                    data: { $0.count == 23 && $0.allSatisfy { $0.hasPrefix("HELP ") } },
                     final: { $0.hasPrefix("OK HELP ") }, text: "OK HELP")
             ),
             (
@@ -62,7 +62,7 @@ import Testing
             ),
             ("PING", Expected(data: none, final: { $0 == "OK PING" }, text: "OK PING")),
             ("CHOOSE a b", Expected(data: none, final: { $0.hasPrefix("ERR CHOOSE ARGS ") }, text: "ARGS")),
-            ("STATE", Expected(data: isSnapshot, final: { $0 == "OK STATE 7" }, text: "OK STATE")),
+            ("STATE", Expected(data: isSnapshot, final: { $0 == "OK STATE 8" }, text: "OK STATE")),
             (
                 "WATCH nope",
                 Expected(data: none, final: { $0.hasPrefix("ERR WATCH NOSUCHROOM") }, text: "NOSUCH")

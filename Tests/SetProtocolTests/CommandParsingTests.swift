@@ -34,7 +34,7 @@ struct CommandParsingTests {
             Set(verbs) == [
                 "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
                 "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK",
-                "UNLOCK",
+                "UNLOCK", "UNREADY",
             ])
         for (verb, usage) in Command.synopses {
             #expect(usage == verb.rawValue || usage.hasPrefix(verb.rawValue + " "))
@@ -372,10 +372,31 @@ struct ProtocolErrorTests {
         .history(room: nil), .history(room: "fun"), .chat(text: "hello \u{0600} e\u{301} 👩‍👩‍👧 there"),
         .watch(room: "fun", password: nil), .watch(room: "p", password: "x"), .ping, .help, .quit, .ready,
         .start, .stats(name: nil), .stats(name: "bob"), .top(mode: nil), .top(mode: "chain"),
-        .kick(name: "eve"), .lock, .unlock,
+        .kick(name: "eve"), .kick(name: "eve", reason: "spamming the chat"), .lock, .unlock, .unready,
     ])
     func aFormattedCommandParsesBackToItself(command: Command) throws {
         #expect(try Command.parse(command.text).get() == command, "\(command.text)")
         #expect(command.text.hasPrefix(command.verb.rawValue))
+    }
+}
+
+/// The commands issue 24 added: a kick's reason is the rest of the line, as a chat's text is.
+@Suite struct HostCommandParsingTests {
+    @Test func aKicksReasonIsTheRestOfTheLineSanitized() throws {
+        #expect(try Command.parse("KICK eve").get() == .kick(name: "eve"))
+        #expect(try Command.parse("kick  eve   too  rude ").get() == .kick(name: "eve", reason: "too  rude"))
+        #expect(try Command.parse("KICK eve \u{1B}[31mred").get() == .kick(name: "eve", reason: "red"))
+        #expect(try Command.parse("KICK eve \t ").get() == .kick(name: "eve"), "blanks are no reason")
+        #expect(code(Command.parse("KICK")) == .args)
+    }
+
+    @Test func unreadyTakesNoArguments() throws {
+        #expect(try Command.parse("unready").get() == .unready)
+        #expect(code(Command.parse("UNREADY now")) == .args)
+    }
+
+    private func code(_ result: Result<Command, ProtocolError>) -> ErrorCode? {
+        if case .failure(let error) = result { return error.code }
+        return nil
     }
 }

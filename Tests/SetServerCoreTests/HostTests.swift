@@ -64,7 +64,7 @@ import Testing
         _ = try ann.request("QUIT")
         #expect(bob.readAvailable() == ["LEFT ann", "ROOM den set 2 playing", "HOST bob"])
         #expect(carl.readAvailable() == ["LEFT ann", "ROOM den set 2 playing", "HOST bob"])
-        #expect(try carl.request("STATE").lines.last == "HOST bob")
+        #expect(try carl.request("STATE").lines.contains("HOST bob"))
         #expect(try bob.request("LOCK").isOK("LOCK"), "the new host's commands work")
         #expect(try carl.request("KICK bob").error == .denied)
         // A host who drops stays host through the grace period, then it passes on.

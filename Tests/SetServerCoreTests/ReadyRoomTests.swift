@@ -60,7 +60,10 @@ import Testing
         #expect(bob.readAvailable() == dealt)
         let board = try #require(BoardView.last(in: dealt))
         #expect(
-            dealt == ["ROOM night set 2 playing", dealt[1], "DECK \(81 - board.cards.count)"], "\(dealt)")
+            dealt == [
+                "ROOM night set 2 playing", dealt[1], "DECK \(81 - board.cards.count)",
+                "STARTED \(Int((server.now.wall * 1000).rounded()))",
+            ], "the deal, and the moment it was: \(dealt)")
         // This seed's first twelve cards hold no set, so fifteen are dealt.
         #expect(board.revision == 2 && board.cards.count >= 12 && !board.sets.isEmpty)
         #expect(try ann.request("READY").error == .notWaiting)
@@ -84,7 +87,7 @@ import Testing
         #expect(carlJoin.lines.first == "ROOM night set 3 waiting")
         server.advance(by: 3)
         let dealt = carl.readAvailable()
-        #expect(dealt.suffix(3).first == "ROOM night set 3 playing", "\(dealt)")
+        #expect(dealt.suffix(4).first == "ROOM night set 3 playing", "\(dealt)")
         #expect(Array(dealt.prefix(2)) == ["COUNTDOWN 2", "COUNTDOWN 1"])
         #expect((BoardView.last(in: dealt)?.cards.count ?? 0) >= 12)
         _ = bob.readAvailable()
@@ -164,7 +167,8 @@ import Testing
         let (_, join) = try server.player("ann", room: "plain")
         #expect(join.lines.first == "ROOM plain set 1 playing")
         #expect(join.lines.contains("OPTIONS mode=normal penalty=1 hints=on"))
-        #expect(join.lines.last == "HOST ann" && join.final == "OK JOIN plain 6")
+        #expect(join.lines.suffix(2).first == "HOST ann" && join.final == "OK JOIN plain 7")
+        #expect(join.lines.last == "STARTED \(Int((server.now.wall * 1000).rounded()))", "dealt at once")
     }
 
     @Test func aMatchismoRoomWaitsToo() throws {

@@ -11,7 +11,10 @@ import Testing
         #expect(annJoin.lines.first == "ROOM g set 1 playing")
         let (bob, bobJoin) = try server.player("bob", room: "g")
         #expect(bobJoin.lines.first == "ROOM g set 2 playing")
-        #expect(bobJoin.lines.suffix(3) == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
+        #expect(
+            bobJoin.lines.suffix(4).dropLast() == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
+        // The game was dealt when ann made the room: every client's clock counts from then.
+        #expect(bobJoin.lines.last?.hasPrefix("STARTED ") == true && bobJoin.lines.last == annJoin.lines.last)
         #expect(try ann.readLine() == "JOINED bob")
         #expect(try ann.readLine() == "PLAYER bob 0 online")
         #expect(try ann.readLine() == "ROOM g set 2 playing")
@@ -107,7 +110,8 @@ import Testing
         #expect(new.final == "OK NEW started")
         #expect(new.lines.first == "NEWGAME bob")
         #expect(new.lines.dropFirst().first == "ROOM g set 2 playing")
-        #expect(new.lines.suffix(3) == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
+        #expect(new.lines.suffix(4).dropLast() == ["PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"])
+        #expect(new.lines.last?.hasPrefix("STARTED ") == true)
         let fresh = try #require(BoardView.last(in: new.lines))
         #expect(fresh.revision == board.revision + 1, "a room's next game starts above its last board")
         #expect(fresh.cards != firstBoard.cards)
@@ -178,8 +182,13 @@ import Testing
 
         let vote = try ann.request("NEW")
         #expect(vote.final == "OK NEW voted 1/2")
-        #expect(vote.lines == ["VOTE ann 1 2 mode=normal penalty=1 hints=on"])
+        #expect(
+            vote.lines == [
+                "VOTE ann 1 2 mode=normal penalty=1 hints=on",
+                "PROPOSAL 1 2 ann mode=normal penalty=1 hints=on",
+            ])
         #expect(try bob.readLine() == "VOTE ann 1 2 mode=normal penalty=1 hints=on")
+        #expect(try bob.readLine() == "PROPOSAL 1 2 ann mode=normal penalty=1 hints=on")
         let started = try bob.request("NEW")
         #expect(started.final == "OK NEW started")
         #expect(started.lines.first == "NEWGAME bob")

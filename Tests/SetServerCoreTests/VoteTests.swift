@@ -20,8 +20,9 @@ import Testing
         let ultra = try mallory.request("NEW mode=ultra")
         #expect(ultra.final == "OK NEW voted 1/2", "a competing proposal: \(ultra)")
         #expect(ultra.lines.contains("VOTE mallory 1 2 mode=ultra penalty=1 hints=on"), "\(ultra)")
-        // Carl agrees with alice: her proposal wins, as she proposed it.
-        let agreed = try carl.request("NEW")
+        // Carl names alice's options: her proposal wins, as she proposed it. (A bare NEW would agree
+        // with the standing proposal, mallory's: as many votes, and the later.)
+        let agreed = try carl.request("NEW mode=normal")
         #expect(agreed.final == "OK NEW started", "\(agreed)")
         #expect(agreed.lines.contains("OPTIONS mode=normal penalty=1 hints=on"), "\(agreed)")
         #expect(try carl.request("ROOMS").lines.contains { $0.hasPrefix("ROOM r set 3") }, "still listed")

@@ -107,6 +107,10 @@ extension JournalRecord {
             out = RecordWriter("ready")
             out.append(room)
             out.append(name)
+        case .unready(let room, let name):
+            out = RecordWriter("unready")
+            out.append(room)
+            out.append(name)
         case .deal(let room, let time):
             out = RecordWriter("deal")
             out.append(room)
@@ -211,6 +215,7 @@ extension JournalRecord {
         case "countdown": return .countdown(room: try r.text())
         case "restart": return .restart(time: try r.time())
         case "ready": return .ready(room: try r.text(), name: try r.text())
+        case "unready": return .unready(room: try r.text(), name: try r.text())
         case "deal": return .deal(room: try r.text(), time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
         case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())

@@ -42,6 +42,8 @@ public enum JournalRecord: Equatable, Sendable {
     case countdown(room: String)
     /// A player of a waiting room said `READY`.
     case ready(room: String, name: String)
+    /// A player of a waiting room took back their `READY` (`UNREADY`); a countdown under way stopped.
+    case unready(room: String, name: String)
     /// A waiting room's countdown ended and its game was dealt at `time` (Unix seconds).
     case deal(room: String, time: Double)
     /// A SET claim came too late (`STALE`): it changes no board, only the score sheet.

@@ -347,7 +347,7 @@ extension JournalRecord {
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "unseat", "presence", "claim", "choose", "close", "ready",
-            "deal", "stale", "lock", "kick", "vote", "countdown":
+            "unready", "deal", "stale", "lock", "kick", "vote", "countdown":
             return .room
         default: return .unknown
         }
@@ -376,7 +376,8 @@ extension JournalRecord {
         case .room(let name, _, _), .close(let name): return name
         case .game(let room, _, _, _, _), .seat(let room, _, _), .unseat(let room, _),
             .presence(let room, _, _), .claim(let room, _, _, _), .choose(let room, _, _, _),
-            .chat(let room, _, _), .archive(let room, _), .ready(let room, _), .deal(let room, _),
+            .chat(let room, _, _), .archive(let room, _), .ready(let room, _), .unready(let room, _),
+            .deal(let room, _),
             .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _), .vote(let room, _, _),
             .countdown(let room):
             return room

@@ -7,13 +7,13 @@ extension Room {
         return ProtocolError(verb, .denied, "only the host, \(host ?? "nobody"), may \(verb.rawValue)")
     }
 
-    /// Marks `name` kicked by the host and tells the room (the kicked player too, still seated): the
-    /// core then takes the seat, which says `LEFT`.
-    func markKicked(_ name: String) {
+    /// Marks `name` kicked by the host and tells the room (the kicked player too, still seated), with
+    /// the host's reason if they gave one: the core then takes the seat, which says `LEFT`.
+    func markKicked(_ name: String, reason: String?) {
         kicked.insert(name)
         record(.kick(room: self.name, name: name, by: host ?? "-"))
-        note("kick", ("name", name), ("by", host ?? "-"))
-        broadcast([.kicked(name: name, by: host ?? "-")])
+        note("kick", ("name", name), ("by", host ?? "-"), ("reason", reason ?? "-"))
+        broadcast([.kicked(name: name, by: host ?? "-", reason: reason)])
     }
 
     /// `LOCK` (`true`) or `UNLOCK` by the host.

@@ -164,39 +164,70 @@ extension Room {
     }
 
     /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
-    /// counts a vote and restarts on a majority of the online players.
+    /// counts a vote and restarts on a majority of the online players. `NEW` without options while a
+    /// proposal stands agrees with it: a vote for the same options, not a rival proposal.
     func requestNewGame(by session: Session, options requested: [String: String], at now: Instant)
         -> Result<OKDetail, ProtocolError>
     {
         let newOptions: RoomOptions
-        switch options.applying(requested, verb: .new) {
-        case .success(let applied): newOptions = applied
-        case .failure(let error): return .failure(error)
-        }
-        if newOptions.password != options.password && session.name != creator {
-            return .failure(
-                ProtocolError(
-                    .new, .denied, "only \(creator), who made \(name), may set or change its password"))
+        if requested.isEmpty, let standing = votes.standing {
+            // Its password, if any, is its proposer's (only the creator may set one): agreeing adds none.
+            newOptions = standing.options
+        } else {
+            switch options.applying(requested, verb: .new) {
+            case .success(let applied): newOptions = applied
+            case .failure(let error): return .failure(error)
+            }
+            if newOptions.password != options.password && session.name != creator {
+                return .failure(
+                    ProtocolError(
+                        .new, .denied, "only \(creator), who made \(name), may set or change its password"))
+            }
         }
         // A vote is for a proposal, a whole set of options: only votes for the same one count, so the
         // last voter cannot impose options the others did not vote for.
         let online = onlineCount
         votes[session.name] = newOptions
-        let inFavour = votes.values.count { $0 == newOptions }
+        let inFavour = votes.count(for: newOptions)
         let needed = online / 2 + 1
         // Between games (over, or waiting for the players) the host's options apply at once.
         let isBetweenGames = isOver || isWaiting
         guard isOver || online <= 1 || inFavour >= needed || (isBetweenGames && session.name == host) else {
-            var shown = newOptions.pairs
-            if newOptions.password != nil { shown.append(("private", "yes")) }
             record(.vote(room: name, name: session.name, options: newOptions.journalPairs))
-            broadcast([.vote(name: session.name, votes: inFavour, needed: needed, options: shown)])
+            broadcast([
+                .vote(name: session.name, votes: inFavour, needed: needed, options: Self.shown(newOptions))
+            ])
+            tellProposal()
             return .success(.new(.voted(votes: inFavour, needed: needed)))
         }
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
         note("new-game", ("name", session.name), ("index", "\(gameIndex)"))
         broadcast([.newGame(session.name)] + snapshot)
         return .success(.new(.started))
+    }
+
+    /// A proposal's options as `VOTE` and `PROPOSAL` show them: as `OPTIONS` lists them, and
+    /// `private=yes` if it sets a password (never the password).
+    static func shown(_ options: RoomOptions) -> [(String, String)] {
+        options.pairs + (options.password != nil ? [("private", "yes")] : [])
+    }
+
+    /// The standing proposal as `PROPOSAL` shows it, `nil` while nobody voted.
+    var proposal: Proposal? {
+        votes.standing.map { standing in
+            Proposal(
+                votes: standing.voters.count, needed: onlineCount / 2 + 1, voters: standing.voters,
+                options: Self.shown(standing.options))
+        }
+    }
+
+    /// Tells the room the standing proposal when it changed (a vote, a voter gone, the number online
+    /// and so the votes needed): `PROPOSAL …`, or `PROPOSAL -` once none stands.
+    func tellProposal() {
+        let told = proposal.map { ServerLine.proposal($0).text }
+        guard told != toldProposal else { return }
+        toldProposal = told
+        broadcast([.proposal(proposal)])
     }
 
     /// The `HISTORY` data lines for the current game; none once it is over, when it is in the archive.

@@ -8,6 +8,15 @@ extension Room {
         "\(name) waits for its players: say READY (or the host, \(host ?? "nobody"), says START)"
     }
 
+    /// `NOTWAITING` for `verb`: the game is dealt, and either running or over.
+    func notWaiting(_ verb: Verb) -> ProtocolError {
+        ProtocolError(
+            verb, .notWaiting,
+            isOver
+                ? "the game in \(name) is over; NEW starts another"
+                : "the game in \(name) has started")
+    }
+
     /// Online seated players, and how many of them said `READY`.
     var readiness: (ready: Int, seated: Int) {
         (present.count { readyNames.contains($0) }, present.count)
@@ -16,9 +25,7 @@ extension Room {
     /// `READY` from `session`: marks them ready, tells the room, and starts the countdown when every
     /// online seated player is ready. Returns the reply's detail.
     func markReady(_ session: Session, at now: Instant) -> Result<OKDetail, ProtocolError> {
-        guard isWaiting else {
-            return .failure(ProtocolError(.ready, .notWaiting, "the game in \(name) has started"))
-        }
+        guard isWaiting else { return .failure(notWaiting(.ready)) }
         if readyNames.insert(session.name).inserted { record(.ready(room: name, name: session.name)) }
         let (ready, seated) = readiness
         broadcast([.ready(name: session.name, ready: ready, seated: seated)])
@@ -31,11 +38,36 @@ extension Room {
         guard session.name == host else {
             return .failure(ProtocolError(.start, .denied, "only the host, \(host ?? "nobody"), may START"))
         }
-        guard isWaiting else {
-            return .failure(ProtocolError(.start, .notWaiting, "the game in \(name) has started"))
-        }
+        guard isWaiting else { return .failure(notWaiting(.start)) }
         startCountdown(at: now.uptime)
         return .success(.plain(.start))
+    }
+
+    /// `UNREADY` from `session`: takes back their `READY` and stops a countdown under way (however it
+    /// began: a player who is not ready after all stops a host's `START` too), telling the room. Returns
+    /// the reply's detail.
+    func markUnready(_ session: Session) -> Result<OKDetail, ProtocolError> {
+        guard isWaiting else { return .failure(notWaiting(.unready)) }
+        let wasReady = readyNames.remove(session.name) != nil
+        let stops = hasCountdownBegun || isCountdownPending
+        if wasReady || stops { record(.unready(room: name, name: session.name)) }
+        let (ready, seated) = readiness
+        var lines: [ServerLine] = [.unready(name: session.name, ready: ready, seated: seated)]
+        if stops {
+            stopCountdown()
+            note("countdown-stopped", ("name", session.name))
+            lines.append(.countdownStopped)
+        }
+        broadcast(lines)
+        return .success(.unready(ready: ready, seated: seated))
+    }
+
+    /// Stops the countdown, live or as the journal's `unready` record says: the room waits again.
+    func stopCountdown() {
+        countdownStartedAt = nil
+        isCountdownPending = false
+        isCountdownToResume = false
+        countdownShown = 0
     }
 
     /// Starts the countdown if the room waits and every online seated player (one at least) is ready.
@@ -92,6 +124,7 @@ extension Room {
         var dealt: [ServerLine] = [roomLine, boardLine, deckLine]
         if let chain = chainLine { dealt.append(chain) }
         if case .matchismo = game { dealt.append(turnLine) }
+        if let started = startedLine { dealt.append(started) }
         broadcast(dealt)
     }
 

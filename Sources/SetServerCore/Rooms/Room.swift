@@ -64,8 +64,11 @@ final class Room {
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
-    /// Players who asked for a new game during this one.
-    var votes: [String: RoomOptions] = [:]
+    /// Players who asked for a new game during this one, in the order they voted.
+    var votes: Votes = [:]
+    /// The last `PROPOSAL` line the room was told (`nil`: none stands as far as it knows), so that a
+    /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
+    var toldProposal: String?
     /// The player who created the room: only they may set or change its password, so a vote can never
     /// make a public room private or lock its players out.
     var creator = ""
@@ -200,6 +203,7 @@ final class Room {
             lines.append(.host(session.name))
         }
         broadcast(lines, except: session.connection)
+        tellProposal()
     }
 
     /// Logs a game event at `info` with the room's name first; nothing while replaying the journal.
@@ -228,6 +232,7 @@ final class Room {
         }
         broadcast(lines)
         startIfAllReady()
+        tellProposal()
     }
 
     /// Shows `session` online or away, as its connection now says.
@@ -236,6 +241,7 @@ final class Room {
         let turn = applyPresence(session.name, isOnline: session.isOnline)
         broadcast([playerLine(session)] + (turn.map { [$0] } ?? []), except: session.connection)
         if !session.isOnline { startIfAllReady() }
+        tellProposal()
     }
 
     /// The seated player `name` dropped (`false`) or came back: the one place presence changes, live and
@@ -342,7 +348,14 @@ final class Room {
         if case .matchismo = game { lines.append(turnLine) }
         lines += seats.map(playerLine)
         if let host { lines.append(.host(host)) }
+        if let started = startedLine { lines.append(started) }
+        if let proposal = proposal { lines.append(.proposal(proposal)) }
         return lines
+    }
+
+    /// `STARTED <unix ms>`, once the game is dealt: when it was, so every client's clock agrees.
+    var startedLine: ServerLine? {
+        isWaiting ? nil : .started(Int((startedAt * 1000).rounded()))
     }
 
     // MARK: Fan-out
@@ -412,6 +425,7 @@ final class Room {
         startedAt = time
         historyTimes = []
         votes = [:]
+        toldProposal = nil  // The new game's snapshot says none stands.
         isWaiting = options.startsWhenReady
         readyNames = []
         countdownStartedAt = nil
@@ -466,7 +480,7 @@ extension Room {
         return RoomSnapshot(
             name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,
             historyTimes: historyTimes,
-            votes: votes.sorted { $0.key < $1.key }.map { ($0.key, $0.value.journalPairs) }, creator: creator,
+            votes: votes.cast.map { ($0.name, $0.options.journalPairs) }, creator: creator,
             seats: seats.map {
                 RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: present.contains($0.name))
             },

@@ -31,6 +31,32 @@ extension Bots {
             #expect(options.commandRate < 100)
         }
 
+        @Test("--room alone puts every bot in one room; --wait-for-host leaves the start to the host")
+        func friendsWhoAreBots() throws {
+            let options = try BenchOptions.parse(
+                "--bots 6 --room botnight --think 2000-6000 --duration 300".split(separator: " ").map(
+                    String.init))
+            #expect(options.rooms == 1 && options.roomName == "botnight")
+            #expect(!options.waitsForHost)
+            let waiting = try BenchOptions.parse(["--bots", "2", "--room", "n", "--wait-for-host"])
+            #expect(waiting.waitsForHost)
+        }
+
+        @Test("Against loopback the bots spread over 250 addresses, so 20 rooms an address make 5000")
+        func loopbackSources() throws {
+            let local = try BenchOptions.parse(["--bots", "1000", "--rooms", "100"])
+            #expect(local.sourceAddresses.count == 250)
+            #expect(local.sourceAddresses.prefix(3) == ["127.0.0.1", "127.0.0.2", "127.0.0.3"])
+            #expect(local.sourceAddresses.last == "127.0.0.250")
+            #expect(Set(local.sourceAddresses).count == 250)
+            let lan = try BenchOptions.parse(["--bots", "4", "--rooms", "2", "--host", "192.168.1.20"])
+            #expect(lan.sourceAddresses.isEmpty, "another machine's server: the system picks")
+            let one = try BenchOptions.parse(["--bots", "4", "--rooms", "2", "--sources", "1"])
+            #expect(one.sourceAddresses.isEmpty)
+            let many = try BenchOptions.parse(["--bots", "4", "--rooms", "2", "--sources", "300"])
+            #expect(many.sourceAddresses[255] == "127.0.1.0" && many.sourceAddresses.count == 300)
+        }
+
         @Test func thinkZeroIsFlatOut() throws {
             let options = try BenchOptions.parse([
                 "--bots", "4", "--rooms", "1", "--think", "0", "--duration", "2.5",
@@ -52,6 +78,8 @@ extension Bots {
             ["--bots", "2", "--rooms", "1", "--game", "poker"],
             ["--bots", "2", "--rooms", "1", "--command-rate", "150"],
             ["--bots", "2", "--rooms", "2", "--room", "friday"],
+            ["--bots", "2", "--room", "friday", "--host", "10.0.0.2", "--sources", "8"],
+            ["--bots", "2", "--room", "friday", "--sources", "0"],
             ["--bots", "2", "--rooms", "1", "--room", "bad name!"],
             ["--bots", "2", "--rooms", "1", "--port"],
             ["--bots", "2", "--rooms", "1", "--frobnicate"],

@@ -82,6 +82,35 @@ extension Bots {
             }
         }
 
+        @Test("A run whose bots took no set is not clean, and says why in words a host can act on")
+        func noSetsIsNotClean() throws {
+            var options = try BenchOptions.parse(["--bots", "3", "--room", "botnight", "--duration", "30"])
+            var stats = BenchStats()
+            stats.joins = 3
+            stats.waitingRooms = 3
+            stats.readies = 3
+            let waiting = try #require(BenchReport.noSetsReason(stats: stats, options: options, seconds: 30))
+            #expect(waiting.contains("room botnight waited for its players for the whole 30 s"), "\(waiting)")
+            options.waitsForHost = true
+            let host = try #require(BenchReport.noSetsReason(stats: stats, options: options, seconds: 30))
+            #expect(host.contains("waited for its host to START it (--wait-for-host)"), "\(host)")
+            stats.dealtBoards = 5
+            let slow = try #require(BenchReport.noSetsReason(stats: stats, options: options, seconds: 30))
+            #expect(slow.contains("none claimed in 30 s (--think 2000-8000 ms"), "\(slow)")
+            stats.sets = 1
+            #expect(BenchReport.noSetsReason(stats: stats, options: options, seconds: 30) == nil)
+            options.isIdle = true
+            #expect(BenchReport.noSetsReason(stats: BenchStats(), options: options, seconds: 30) == nil)
+            let report = BenchReport(
+                bots: 3, rooms: 1, game: "set", seconds: 30, connectionsHeld: 3, gamesFinished: 0,
+                stats: stats,
+                noSetsReason: waiting)
+            #expect(!report.isClean && report.text.contains("NOT CLEAN: \(waiting)"))
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+            #expect(object["no_sets_reason"] as? String == waiting && object["clean"] as? Bool == false)
+        }
+
         @Test func anEmptyRunIsCleanAndHasZeroLatencies() throws {
             let report = BenchReport(
                 bots: 1, rooms: 1, game: "set", seconds: 0, connectionsHeld: 0, gamesFinished: 0,

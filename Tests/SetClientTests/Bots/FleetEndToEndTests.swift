@@ -59,5 +59,95 @@ extension Bots {
             #expect(report.stats.protocolErrors == 0, "\(report.stats.protocolErrorSamples)")
             #expect(report.isClean, "\(report.text)")
         }
+
+        /// A person's room made to wait for READY (as set-cli and the page make them), with `host` in it.
+        private func waitingRoom(_ daemon: Daemon, _ room: String) throws -> TestClient {
+            let host = try daemon.connect("host")
+            try host.hello("ann")
+            #expect(try host.request("JOIN \(room) start=ready").isOK("JOIN"))
+            return host
+        }
+
+        private func friends(_ port: UInt16, room: String, seconds: Double) -> BenchOptions {
+            var options = BenchOptions()
+            options.port = port
+            options.bots = 3
+            options.rooms = 1
+            options.roomName = room
+            options.stop = .duration(seconds)
+            options.think = 50...300
+            options.mistakes = 0
+            options.resumeEvery = 0
+            options.chatEvery = 0
+            options.seed = 9
+            options.isQuiet = true
+            return options
+        }
+
+        @Test("Bots in your waiting room say READY, and play once you are ready too", .timeLimit(.minutes(1)))
+        func friendsWhoAreBotsSayReady() async throws {
+            let daemon = try Daemon(["--seed", "5"])
+            defer { daemon.terminate() }
+            let ann = try waitingRoom(daemon, "botnight")
+            let options = friends(daemon.port, room: "botnight", seconds: 6)
+            async let report = BotFleet(options: options).run()
+            // Ann is ready once her three friends are: the countdown starts, then the deal.
+            for _ in 0..<3 { _ = try ann.expect(prefix: "READY ") }
+            #expect(try ann.request("READY").lines.contains("COUNTDOWN 3"))
+            let finished = await report
+            #expect(finished.stats.readies == 3)
+            #expect(finished.stats.sets > 0, "\(finished.text)")
+            #expect(finished.isClean, "\(finished.text)")
+        }
+
+        @Test(
+            "With --wait-for-host the bots wait; a run without a set is not clean and says why",
+            .timeLimit(.minutes(1)))
+        func waitingForTheHostIsNotAQuietSuccess() async throws {
+            let daemon = try Daemon(["--seed", "5"])
+            defer { daemon.terminate() }
+            let ann = try waitingRoom(daemon, "botnight")
+            var options = friends(daemon.port, room: "botnight", seconds: 2)
+            options.waitsForHost = true
+            let report = await BotFleet(options: options).run()
+            #expect(report.stats.readies == 0 && report.stats.sets == 0)
+            #expect(!report.isClean)
+            #expect(
+                report.noSetsReason?.contains("room botnight waited for its host to START it") == true,
+                "\(report.text)")
+            _ = ann
+        }
+
+        @Test(
+            "A load test over more rooms than one address may make plays cleanly from loopback addresses",
+            .timeLimit(.minutes(1)))
+        func roomsSpreadOverLoopbackAddresses() async throws {
+            // A default setd: one address may make 20 rooms.
+            let daemon = try Daemon(["--seed", "5"])
+            defer { daemon.terminate() }
+            var options = BenchOptions()
+            options.port = daemon.port
+            options.bots = 30
+            options.rooms = 30
+            options.stop = .duration(3)
+            options.think = 50...300
+            options.resumeEvery = 0
+            options.chatEvery = 0
+            options.seed = 10
+            options.isQuiet = true
+            let spread = await BotFleet(options: options).run()
+            #expect(spread.stats.errorCodes["TOOMANYROOMS"] == nil, "\(spread.text)")
+            #expect(spread.isClean, "\(spread.text)")
+            // From one address the server refuses the 21st room on, and its log says so, once a second.
+            options.sources = 1
+            options.stop = .duration(1.5)
+            let crowded = await BotFleet(options: options).run()
+            #expect((crowded.stats.errorCodes["TOOMANYROOMS"] ?? 0) >= 10, "\(crowded.text)")
+            #expect(!crowded.isClean)
+            daemon.terminate()
+            let refusals = daemon.log.split(separator: "\n").filter { $0.contains("refuse-room") }
+            #expect(!refusals.isEmpty && refusals.count <= 3, "\(refusals)")
+            #expect(refusals.first?.contains("rooms made from your address are open") == true, "\(refusals)")
+        }
     }
 }

@@ -262,11 +262,14 @@ import Testing
         var h = Harness()
         h.seat()
         h.server(
-            "JOINED bob", "PLAYER bob 0 online", "ROOM lobby set 2 playing", "VOTE bob 1 2", "NEWGAME bob",
+            "JOINED bob", "PLAYER bob 0 online", "ROOM lobby set 2 playing", "VOTE bob 1 2 mode=junior",
+            "NEWGAME bob",
             "LEFT bob", "OVER alice:2 bob:1")
         #expect(
             h.events == [
-                .joined("bob"), .vote(name: "bob", votes: 1, needed: 2), .newGame("bob"), .left("bob"),
+                .joined("bob"),
+                .vote(name: "bob", votes: 1, needed: 2, options: ["mode=junior"], isMine: false),
+                .newGame("bob"), .left("bob"),
                 .over(["alice 2", "bob 1"]),
             ])
         #expect(h.session.view.status == .over)

@@ -47,8 +47,8 @@ import Testing
                     SET · lobby · normal · game over                                           alice
                     Game over — score sheet
 
-                       Player            Score  Sets  Wrong  Stale  Fastest     Mean
-                     ★ alice                12    12      1      3    2.3 s    7.9 s
+                       Player            Score  Sets  Wrong   Late  Fastest     Mean
+                     ★ alice                12    12      1      3    2.4 s    7.9 s
                        bob                   9     9      0      0    4.1 s   10.0 s
                        carol                 0     0      2      1        -        -
 
