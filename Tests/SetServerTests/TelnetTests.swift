@@ -42,7 +42,7 @@ import Testing
             { $0 == "ROOM fun set 2 playing" },
             { $0.hasPrefix("OPTIONS ") }, { $0.hasPrefix("BOARD 1 ") }, { $0.hasPrefix("DECK ") },
             { $0 == "PLAYER ann 0 online" }, { $0 == "PLAYER bob 0 online" }, { $0 == "HOST ann" },
-            { $0.hasPrefix("OK JOIN fun ") },
+            { $0.hasPrefix("STARTED ") }, { $0.hasPrefix("OK JOIN fun ") },
             { $0 == "OK QUIT" },
         ]
         #expect(lines.count == shape.count && zip(lines, shape).allSatisfy { $1($0) }, "nc got \(lines)")
