@@ -18,8 +18,17 @@ let package = Package(
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
         // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
         .target(name: "SetDigest"),
-        // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes.
-        .target(name: "SetWeb", dependencies: ["SetDigest"]),
+        // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes;
+        // the page's HTML, CSS and JavaScript are files in Sources/SetWeb/Page, embedded at build time.
+        .target(
+            name: "SetWeb", dependencies: ["SetDigest"],
+            resources: [
+                .embedInCode("Page/page.html"), .embedInCode("Page/page.css"),
+                .embedInCode("Page/replies.json"),
+                .embedInCode("Page/model.js"), .embedInCode("Page/cards.js"),
+                .embedInCode("Page/connection.js"),
+                .embedInCode("Page/table.js"),
+            ]),
         // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
         .target(name: "SetQR"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.

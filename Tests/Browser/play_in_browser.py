@@ -171,6 +171,14 @@ def page_score(driver, name):
         " return li ? li.querySelector('.score').textContent + ' ' + li.className : null;", name)
 
 
+def close_tips(driver):
+    """The first visit on a phone shows tips over the table; "Got it" closes them for good."""
+    tips = driver.find_element("id", "tips-dialog")
+    if tips.is_displayed():
+        driver.find_element("id", "tips-close").click()
+        wait_for(driver, "the tips to close", lambda: not tips.is_displayed())
+
+
 def click_card(driver, position):
     driver.find_element("css selector", f"#board [data-pos='{position}']").click()
 
@@ -221,7 +229,7 @@ def reply_pairing(driver, base):
         wait_for(driver, "the PLAYER event before HINT's data", lambda: (page_score(driver, "bob") or "").startswith("4 "))
         for position in ("f", "k", "l"):
             click_card(driver, position)
-        wait_for(driver, "the STALE message", lambda: "No penalty" in driver.find_element("id", "banner").text)
+        wait_for(driver, "the STALE message", lambda: "No penalty" in driver.find_element("id", "strip").text)
         sent = driver.execute_script("return window.__sent")
         if sent != ["HELLO pat", "JOIN pair start=ready", "JOIN pair", "HINT", "CHOOSE f k l @5"]:
             fail(f"the page sent {sent}")
@@ -258,6 +266,7 @@ def ready_room(driver, bob, base, name):
     bob.expect("JOINED ann")
     wait_for(driver, "the Ready button of a waiting room",
              lambda: driver.find_element("id", "btn-ready").is_displayed() and not page_board(driver))
+    close_tips(driver)
     driver.find_element("id", "btn-ready").click()
     bob.expect("READY ann ")
     _, final = bob.request("READY")
@@ -342,7 +351,7 @@ def main():
         if driver.find_elements("css selector", "#board .card.sel"):
             fail("a card bob took is still selected on the page")
         wait_for(driver, "the message that a picked card is gone",
-                 lambda: "gone" in driver.find_element("id", "banner").text)
+                 lambda: "gone" in driver.find_element("id", "strip").text)
 
         # Chat both ways (server text shown as text, never as markup).
         bob.request("CHAT hi <b>ann</b>")

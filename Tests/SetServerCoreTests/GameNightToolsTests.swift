@@ -111,6 +111,8 @@ import Testing
         // Somebody joining mid-vote finds it in the snapshot (and needs one vote more).
         let (dan, danJoin) = try server.player("dan", room: "night")
         #expect(danJoin.lines.last == "PROPOSAL 1 3 bob \(junior)", "\(danJoin)")
+        #expect(
+            danJoin.lines.filter { $0.hasPrefix("PROPOSAL") }.count == 1, "once, in the snapshot: \(danJoin)")
         #expect(ann.readAvailable().last == "PROPOSAL 1 3 bob \(junior)")
         // Carl's bare NEW (set-cli's "/new to agree") is a vote for junior, not a rival proposal.
         let agreed = try carl.request("NEW")

@@ -222,12 +222,13 @@ extension Room {
     }
 
     /// Tells the room the standing proposal when it changed (a vote, a voter gone, the number online
-    /// and so the votes needed): `PROPOSAL …`, or `PROPOSAL -` once none stands.
-    func tellProposal() {
+    /// and so the votes needed): `PROPOSAL …`, or `PROPOSAL -` once none stands. `skipped` is a player
+    /// who arrived and reads it in their snapshot.
+    func tellProposal(except skipped: ConnectionID? = nil) {
         let told = proposal.map { ServerLine.proposal($0).text }
         guard told != toldProposal else { return }
         toldProposal = told
-        broadcast([.proposal(proposal)])
+        broadcast([.proposal(proposal)], except: skipped)
     }
 
     /// The `HISTORY` data lines for the current game; none once it is over, when it is in the archive.

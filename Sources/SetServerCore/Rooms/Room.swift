@@ -203,7 +203,7 @@ final class Room {
             lines.append(.host(session.name))
         }
         broadcast(lines, except: session.connection)
-        tellProposal()
+        tellProposal(except: session.connection)
     }
 
     /// Logs a game event at `info` with the room's name first; nothing while replaying the journal.
@@ -241,7 +241,7 @@ final class Room {
         let turn = applyPresence(session.name, isOnline: session.isOnline)
         broadcast([playerLine(session)] + (turn.map { [$0] } ?? []), except: session.connection)
         if !session.isOnline { startIfAllReady() }
-        tellProposal()
+        tellProposal(except: session.connection)
     }
 
     /// The seated player `name` dropped (`false`) or came back: the one place presence changes, live and

@@ -1,3 +1,4 @@
+import Dispatch
 import SetTestSupport
 import Testing
 
@@ -85,16 +86,27 @@ extension Bots {
         }
 
         @Test("Bots in your waiting room say READY, and play once you are ready too", .timeLimit(.minutes(1)))
-        func friendsWhoAreBotsSayReady() async throws {
+        func friendsWhoAreBotsSayReady() throws {
             let daemon = try Daemon(["--seed", "5"])
             defer { daemon.terminate() }
             let ann = try waitingRoom(daemon, "botnight")
             let options = friends(daemon.port, room: "botnight", seconds: 6)
-            async let report = BotFleet(options: options).run()
+            // The fleet runs on its own queues while this thread plays ann with blocking reads (not an
+            // `async let`: a blocked test thread could starve the task that starts the fleet).
+            let done = DispatchSemaphore(value: 0)
+            let box = ReportBox()
+            let fleet = BotFleet(options: options)
+            fleet.run { report in
+                box.report = report
+                done.signal()
+            }
             // Ann is ready once her three friends are: the countdown starts, then the deal.
             for _ in 0..<3 { _ = try ann.expect(prefix: "READY ") }
             #expect(try ann.request("READY").lines.contains("COUNTDOWN 3"))
-            let finished = await report
+            try withExtendedLifetime(fleet) {
+                try #require(done.wait(timeout: .now() + 30) == .success, "the fleet did not end")
+            }
+            let finished = try #require(box.report)
             #expect(finished.stats.readies == 3)
             #expect(finished.stats.sets > 0, "\(finished.text)")
             #expect(finished.isClean, "\(finished.text)")
@@ -150,4 +162,9 @@ extension Bots {
             #expect(refusals.first?.contains("rooms made from your address are open") == true, "\(refusals)")
         }
     }
+}
+
+/// Carries a fleet's report from its control queue to the test waiting on a semaphore.
+private final class ReportBox: @unchecked Sendable {
+    var report: BenchReport?
 }

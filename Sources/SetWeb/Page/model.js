@@ -1,0 +1,305 @@
+// The page's pure parts: no document, no socket, no clock. The page runs them inside its one script;
+// `node --test Tests/Page` loads this file on its own (the `module.exports` at the end) and tests them.
+//
+// - words and reply pairing (protocol.md, "Telling data from events"), from the table in replies.json;
+// - the view of the room, built from snapshot lines and events;
+// - the rules of a set, for the example of "How to play";
+// - times, rounded as set-cli rounds them.
+
+// ---- words ----
+
+/** The first word of a line (up to the first space). */
+function firstWord(line) {
+  const i = line.indexOf(" ");
+  return i < 0 ? line : line.slice(0, i);
+}
+
+/** Splits a line into words on runs of spaces and tabs, as the server does. */
+function wordsOf(line) { return line.split(/[ \t]+/).filter((w) => w.length > 0); }
+
+/** A name as the protocol allows it: 1–16 of A–Z a–z 0–9 _ -, and not "-" alone. */
+function isName(text) { return /^[A-Za-z0-9_-]{1,16}$/.test(text) && text !== "-"; }
+
+// ---- reply pairing ----
+
+/**
+ * Pairs replies with the commands sent, by the table of reply shapes (replies.json). `sent(verb, tag)`
+ * when a command leaves; `receive(line)` for every line but the greeting returns what the line was, in
+ * order: `{ event: line }`, `{ reply, tag }` (the command's final line with its data lines), or
+ * `{ unexpected: line }` (a final line with no command pending, as `ERR - FULL` before any command).
+ * A reply is `{ ok, verb, line, words, code, text, data }`.
+ */
+function makeReplyTracker(shapes) {
+  const dataWords = {};
+  for (const verb of Object.keys(shapes.replies)) {
+    const shape = shapes.replies[verb];
+    dataWords[verb] = { words: shape.words, data: shape.data === "snapshot" ? shapes.snapshot : shape.data };
+  }
+  const eventsOnly = new Set(shapes.eventsOnly);
+  const tracker = { pending: [], held: [] };
+
+  tracker.sent = (verb, tag) => { tracker.pending.push({ verb: verb.toUpperCase(), tag }); };
+
+  /** Forgets every pending command (the connection is gone); returns them, oldest first. */
+  tracker.dropAll = () => {
+    const dropped = tracker.pending;
+    tracker.pending = [];
+    tracker.held = [];
+    return dropped;
+  };
+
+  const release = (out) => {
+    for (const line of tracker.held) out.push({ event: line });
+    tracker.held = [];
+  };
+
+  tracker.receive = (line) => {
+    const out = [];
+    const word = firstWord(line);
+    if (word === "OK" || word === "ERR") {
+      const words = wordsOf(line);
+      const request = tracker.pending.shift();
+      if (!request) { release(out); out.push({ unexpected: line }); return out; }
+      const shape = dataWords[request.verb];
+      let count = 0;
+      if (shape && words[0] === "OK" && words.length >= shape.words) {
+        count = Math.min(tracker.held.length, Math.max(0, parseInt(words[words.length - 1], 10) || 0));
+      }
+      const data = tracker.held.splice(tracker.held.length - count, count);
+      release(out);
+      out.push({
+        reply: {
+          ok: words[0] === "OK", verb: words[1] || "", line, words, data,
+          code: words[0] === "ERR" ? words[2] || "" : "",
+          text: words[0] === "ERR" ? words.slice(3).join(" ") : words.slice(2).join(" "),
+        },
+        tag: request.tag,
+      });
+      return out;
+    }
+    const oldest = tracker.pending[0];
+    const shape = oldest && dataWords[oldest.verb];
+    // Possibly this reply's data: held until the final line says how many lines are data. A word this
+    // page does not know may be a newer server's data line, so it is held too.
+    if (shape && (shape.data.includes(word) || !eventsOnly.has(word))) {
+      tracker.held.push(line);
+      return out;
+    }
+    // Data lines are never split by an event: whatever was held was an event too.
+    release(out);
+    out.push({ event: line });
+    return out;
+  };
+  return tracker;
+}
+
+// ---- the view of the room ----
+
+/** A room nobody has described yet. */
+function newRoom() {
+  return {
+    name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [],
+    turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, countdown: null,
+    started: null, proposal: null, locked: false, over: null, sheet: [], duration: null, fresh: new Set(),
+  };
+}
+
+/** `PROPOSAL …` as `{ votes, needed, voters, options }`, or null for `PROPOSAL -` (or a broken line). */
+function parseProposal(words) {
+  if (words[1] === "-" || words.length < 4) return null;
+  const options = {};
+  for (const pair of words.slice(4)) {
+    const i = pair.indexOf("=");
+    if (i > 0) options[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return { votes: parseInt(words[1], 10) || 0, needed: parseInt(words[2], 10) || 0,
+    voters: words[3].split(","), options };
+}
+
+/** `name=value` words as an object. */
+function pairsOf(words) {
+  const pairs = {};
+  for (const pair of words) { const i = pair.indexOf("="); if (i > 0) pairs[pair.slice(0, i)] = pair.slice(i + 1); }
+  return pairs;
+}
+
+/**
+ * Applies one line (a snapshot line, or an event) to `room`; returns whether it changed the room. A
+ * `BOARD` after another marks the positions whose card changed in `room.fresh`. Lines about other
+ * rooms (a `ROOM` line of a listing) change nothing.
+ */
+function applyLine(room, line, inSnapshot) {
+  const w = wordsOf(line);
+  switch (w[0]) {
+    case "ROOM":
+      if (room.name !== null && w[1] !== room.name) return false;
+      room.name = w[1]; room.game = w[2]; room.status = w[4] || "playing";
+      if (room.status !== "waiting") { room.ready.clear(); room.readyCount = null; room.countdown = null; }
+      if (room.status !== "over") room.over = null;
+      return true;
+    case "OPTIONS": room.options = pairsOf(w.slice(1)); return true;
+    case "BOARD": {
+      const old = new Map(room.board.map((c) => [c.pos, c.code]));
+      room.rev = parseInt(w[1], 10) || 0;
+      room.board = w.slice(2).map((entry) => {
+        const i = entry.lastIndexOf(":");
+        return { pos: entry.slice(0, i), code: entry.slice(i + 1) };
+      });
+      room.fresh = new Set();
+      if (!inSnapshot && old.size > 0) for (const c of room.board) if (old.get(c.pos) !== c.code) room.fresh.add(c.pos);
+      return true;
+    }
+    case "DECK": room.deck = parseInt(w[1], 10) || 0; return true;
+    case "CHAIN": room.chain = w[1] === "-" ? [] : w.slice(1); return true;
+    case "TURN": room.turn = w[1] === "-" ? null : w[1]; return true;
+    case "HOST": room.host = w[1]; return true;
+    case "PLAYER":
+      room.players.set(w[1], { score: parseInt(w[2], 10) || 0, online: w[3] !== "away" });
+      return true;
+    case "STARTED": room.started = parseInt(w[1], 10) || null; return true;
+    case "PROPOSAL": room.proposal = parseProposal(w); return true;
+    case "LEFT": room.players.delete(w[1]); room.ready.delete(w[1]); return true;
+    case "READY": case "UNREADY":
+      if (w[0] === "READY") room.ready.add(w[1]); else room.ready.delete(w[1]);
+      room.readyCount = [parseInt(w[2], 10) || 0, parseInt(w[3], 10) || 0];
+      return true;
+    case "COUNTDOWN": room.countdown = w[1] === "-" ? null : parseInt(w[1], 10) || null; return true;
+    case "LOCKED": room.locked = true; return true;
+    case "UNLOCKED": room.locked = false; return true;
+    case "NEWGAME":
+      for (const p of room.players.values()) p.score = 0;
+      room.chain = []; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
+      room.duration = null; room.ready = new Set(); room.readyCount = null; room.countdown = null;
+      return true;
+    case "OVER":
+      room.status = "over";
+      room.over = w.slice(1).map((entry) => {
+        const i = entry.lastIndexOf(":");
+        return { name: entry.slice(0, i), score: parseInt(entry.slice(i + 1), 10) || 0 };
+      });
+      room.sheet = []; room.duration = null;
+      return true;
+    case "STATS": {
+      const fields = pairsOf(w.slice(2));
+      const number = (v) => (v === undefined || v === "-" ? null : parseInt(v, 10));
+      room.sheet.push({ name: w[1], sets: number(fields.sets) || 0, wrong: number(fields.wrong) || 0,
+        stale: number(fields.stale) || 0, fastest: number(fields.fastest), mean: number(fields.mean) });
+      return true;
+    }
+    case "DURATION": room.duration = parseInt(w[1], 10) || 0; return true;
+  }
+  return false;
+}
+
+/** Who is in favour of the standing proposal, and whether `me` is one of them. */
+function proposalVoters(proposal, me) {
+  if (!proposal) return { names: [], mine: false };
+  return { names: proposal.voters.map((n) => (n === me ? "you" : n)), mine: proposal.voters.includes(me) };
+}
+
+/**
+ * What a proposal changes, in plain words: the options that differ from the room's (`mode=junior` is
+ * "SET junior"), or "the same game again".
+ */
+function describeProposal(proposal, current) {
+  if (!proposal) return "";
+  const words = [];
+  for (const [key, value] of Object.entries(proposal.options)) {
+    if (current[key] === value) continue;
+    if (key === "mode") words.push(value === "normal" ? "normal SET" : "SET " + value);
+    else if (key === "penalty") words.push(value === "0" ? "no penalty" : "a penalty of " + value);
+    else if (key === "hints") words.push(value === "off" ? "no hints" : "hints");
+    else if (key === "private") words.push("a private room");
+    else if (key === "start") words.push(value === "ready" ? "start when everyone is ready" : "start at once");
+    else if (key === "n") words.push(value + " cards a match");
+    else words.push(key + "=" + value);
+  }
+  return words.length ? words.join(", ") : "the same game again";
+}
+
+// ---- the rules ----
+
+const WORDS = {
+  count: { 1: "one", 2: "two", 3: "three" },
+  colour: { R: "red", G: "green", P: "purple" },
+  fill: { F: "solid", H: "striped", E: "open" },
+  shape: { T: "triangle", C: "circle", S: "square" },
+};
+const ATTRIBUTES = [
+  { key: "count", name: "number" }, { key: "colour", name: "colour" },
+  { key: "fill", name: "fill" }, { key: "shape", name: "shape" },
+];
+
+/** A SET card code (`3GHT`) read as its four attributes, or null. */
+function parseSetCard(code) {
+  const m = /^([123])([RGP])([FHE])([TCS])$/.exec(String(code).toUpperCase());
+  return m && { count: +m[1], colour: m[2], fill: m[3], shape: m[4] };
+}
+
+/** "three green striped triangles", for screen readers, tooltips and the rules. */
+function describeSetCard(code) {
+  const c = parseSetCard(code);
+  if (!c) return String(code);
+  return WORDS.count[c.count] + " " + WORDS.colour[c.colour] + " " + WORDS.fill[c.fill] + " " +
+    WORDS.shape[c.shape] + (c.count > 1 ? "s" : "");
+}
+
+/**
+ * Why three cards are a set or not, attribute by attribute: `{ isSet, attributes: [{ name, values,
+ * verdict, ok }] }` — each attribute all the same or all different, as protocol.md's rule says.
+ */
+function explainSet(codes) {
+  const cards = codes.map(parseSetCard);
+  if (cards.length !== 3 || cards.some((c) => !c)) return { isSet: false, attributes: [] };
+  const attributes = ATTRIBUTES.map(({ key, name }) => {
+    const values = cards.map((c) => WORDS[key][c[key]]);
+    const distinct = new Set(values).size;
+    return { name, values, ok: distinct !== 2,
+      verdict: distinct === 1 ? "all the same" : distinct === 3 ? "all different" : "two the same, one not" };
+  });
+  return { isSet: attributes.every((a) => a.ok), attributes };
+}
+
+/** The positions of every set of three on a board of `{ pos, code }`, in board order. */
+function findSets(board) {
+  const sets = [];
+  for (let i = 0; i < board.length; i++) {
+    for (let j = i + 1; j < board.length; j++) {
+      for (let k = j + 1; k < board.length; k++) {
+        if (explainSet([board[i].code, board[j].code, board[k].code]).isSet) sets.push([board[i], board[j], board[k]]);
+      }
+    }
+  }
+  return sets;
+}
+
+/** The example "How to play" shows: a set on the board if there is one, else one of the deck's. */
+function exampleSet(board) {
+  const found = findSets(board || []);
+  if (found.length) return { fromBoard: true, cards: found[0].map((c) => c.code), positions: found[0].map((c) => c.pos) };
+  return { fromBoard: false, cards: ["1RFT", "2GHC", "3PES"], positions: [] };
+}
+
+// ---- times ----
+
+/** Milliseconds as seconds rounded to the nearest tenth, halves up (`1150` → "1.2 s"), or "–". */
+function formatSeconds(ms) {
+  if (ms === null || ms === undefined || Number.isNaN(ms) || ms < 0) return "–";
+  const tenths = Math.floor(ms / 100) + (ms % 100 >= 50 ? 1 : 0);
+  return Math.floor(tenths / 10) + "." + (tenths % 10) + " s";
+}
+
+/** Milliseconds as a clock, `m:ss`, counting whole seconds (as set-cli's clock does). */
+function formatClock(ms) {
+  const seconds = Math.floor(Math.max(0, ms) / 1000);
+  const s = seconds % 60;
+  return Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
+}
+
+if (typeof module === "object" && module.exports) {
+  module.exports = {
+    firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
+    describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
+    formatClock, WORDS,
+  };
+}

@@ -1,0 +1,1065 @@
+// The game table: the session (RESUME with the stored token, HELLO when it is refused, WATCH without a
+// name for a spectator link), the room as model.js keeps it, the board and its selection (taps, and the
+// letters on a keyboard), the scoreboard with each player's actions, events and chat, the strip of news
+// above the board, votes, the ready room, the host's menu, the score sheet, "How to play" and the tips.
+// Every element is built with createElement and textContent: server text never reaches innerHTML.
+
+const $ = (id) => document.getElementById(id);
+const storage = {
+  get(key) { try { return localStorage.getItem("setd." + key); } catch (e) { return null; } },
+  set(key, value) {
+    try { if (value === null) localStorage.removeItem("setd." + key); else localStorage.setItem("setd." + key, value); }
+    catch (e) { /* private mode: nothing is remembered */ }
+  },
+};
+const LOG_LIMIT = 200;
+const HINT_SHOW_MS = 6000;
+const STRIP_SHOW_MS = 6000;
+// A phone: one column, the board first, portrait cards (the same columns of three as on a laptop).
+const phone = window.matchMedia("(max-width: 759px)");
+
+const params = new URLSearchParams(location.search);
+const session = {
+  me: null,                     // our name once HELLO or RESUME said it
+  room: params.get("room"),     // the room we want to be in (the link's, or the lobby's choice)
+  watching: params.get("watch") === "1",
+  roomExtra: "",                // game and options for a room the lobby creates
+  password: null,               // the password of a private room we asked for
+  startOption: true,            // false once the server refused `start=ready` (an older setd)
+  manual: null,                 // why we stopped reconnecting by ourselves
+};
+if (session.room !== null && !isName(session.room)) session.room = null;
+const linkName = params.get("name");
+if (linkName !== null && isName(linkName) && linkName !== storage.get("name")) {
+  storage.set("name", linkName);
+  storage.set("token", null);  // the token is another name's seat
+}
+
+let room = newRoom();
+room.role = null;
+// The cards picked so far, by position and code, and the revision at which the first was picked.
+const selection = { cards: [], rev: null, inFlight: false };
+
+// ---- small helpers ----
+
+function element(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+function button(text, className, onClick) {
+  const b = element("button", className, text);
+  b.type = "button";
+  if (onClick) b.addEventListener("click", onClick);
+  return b;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 3500);
+}
+
+// News for the strip above the board: shown for a few seconds, then the strip says the vote or what to
+// do again. The strip keeps its height whatever it says, so the cards never move.
+let stripNews = null;
+let stripTimer = null;
+function banner(text, kind) {
+  stripNews = { text, kind: kind || "news" };
+  clearTimeout(stripTimer);
+  stripTimer = setTimeout(() => { stripNews = null; renderStrip(); }, STRIP_SHOW_MS);
+  renderStrip();
+}
+
+function log(kind, ...parts) {
+  const list = $("log");
+  const item = element("li", kind);
+  for (const part of parts) item.append(typeof part === "string" ? document.createTextNode(part) : part);
+  list.append(item);
+  while (list.children.length > LOG_LIMIT) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+  return item;
+}
+
+function who(name) { return name === session.me ? "you" : name; }
+function cardsNeeded() { return room.options.mode === "ultra" ? 4 : 3; }
+function isSet() { return room.game !== "matchismo"; }
+function amHost() { return room.role === "player" && room.host !== null && room.host === session.me; }
+function isPlaying() { return room.role === "player" && room.status === "playing"; }
+
+function openOverlay(id) { $(id).hidden = false; }
+function closeOverlay(id) { $(id).hidden = true; }
+function anyOverlayOpen() {
+  return Array.from(document.querySelectorAll(".overlay")).some((o) => !o.hidden && o.id !== "countdown");
+}
+
+// ---- views ----
+
+function showView(view) {
+  $("lobby").hidden = view !== "lobby";
+  $("table").hidden = view !== "table";
+  $("side").hidden = view !== "table";
+  $("app").classList.toggle("lobby-only", view === "lobby");
+  $("btn-menu").hidden = view !== "table";
+  if (view === "lobby") {
+    $("title").textContent = session.me ? "setd · " + session.me : "setd";
+    $("chat-badge").hidden = true;
+    refreshRooms();
+  } else {
+    showTipsOnce();
+  }
+}
+
+function renderAll() {
+  renderTitle();
+  renderBoard();
+  renderChain();
+  renderScores();
+  renderControls();
+  renderWaiting();
+  renderStrip();
+}
+
+function renderTitle() {
+  const mode = isSet() ? (room.options.mode && room.options.mode !== "normal" ? " " + room.options.mode : "") : "";
+  $("title").textContent = (room.name || "") + " · " + (isSet() ? "SET" : "Matchismo") + mode +
+    (room.role === "spectator" ? " · watching" : "") + (room.locked ? " · locked" : "");
+}
+
+function cardButton(pos, code, portrait) {
+  const b = element("button", "card");
+  b.type = "button";
+  b.dataset.card = code;
+  b.dataset.pos = pos;
+  if (isSet()) {
+    if (!portrait) b.classList.add("landscape");
+    b.append(setCardArt(code, portrait));
+    b.setAttribute("aria-label", (pos ? pos + ": " : "") + describeSetCard(code));
+  } else {
+    const c = parsePlayingCard(code);
+    b.classList.add("playing");
+    if (c && c.down) b.classList.add("down");
+    if (c && c.matched) { b.classList.add("matched"); b.disabled = true; }
+    b.append(playingCardArt(code));
+    b.setAttribute("aria-label", pos + ": " + describePlayingCard(code));
+  }
+  if (pos) b.append(element("span", "pos", pos));
+  return b;
+}
+
+let exampleCards = new Set();
+function renderBoard() {
+  const board = $("board");
+  board.className = "board " + (isSet() ? "set" : "matchismo");
+  board.hidden = room.status === "waiting";
+  board.dataset.rev = String(room.rev);
+  const picked = new Set(selection.cards.filter((c) => c.pos).map((c) => c.pos));
+  const buttons = room.board.map(({ pos, code }) => {
+    const b = cardButton(pos, code, phone.matches);
+    if (picked.has(pos)) b.classList.add(selection.inFlight ? "claiming" : "sel");
+    if (room.fresh.has(pos)) b.classList.add("fresh");
+    if (room.hinted === pos) b.classList.add("hint");
+    if (exampleCards.has(pos)) b.classList.add("example");
+    return b;
+  });
+  board.replaceChildren(...buttons);
+  room.fresh.clear();
+}
+
+function renderChain() {
+  const show = isSet() && room.chain.length > 0 && room.status !== "waiting";
+  $("chain").hidden = !show;
+  if (!show) return;
+  const picked = new Set(selection.cards.filter((c) => !c.pos).map((c) => c.code));
+  $("chain-cards").replaceChildren(...room.chain.map((code, i) => {
+    const b = cardButton("", code, false);
+    b.dataset.chain = String(i + 1);
+    b.append(element("span", "pos", String(i + 1)));
+    if (picked.has(code)) b.classList.add("sel");
+    return b;
+  }));
+}
+
+function renderScores() {
+  const list = $("scores");
+  const items = [];
+  for (const [name, p] of room.players) {
+    const item = element("li", (p.online ? "online" : "away") + (name === session.me ? " me" : ""));
+    item.dataset.player = name;
+    item.append(element("span", "dot"));
+    const label = element("span", "who", name);
+    const tags = [];
+    if (name === session.me) tags.push("you");
+    if (name === room.host) tags.push("host");
+    if (!p.online) tags.push("away");
+    if (room.status === "waiting" && room.ready.has(name)) tags.push("ready");
+    if (!isSet() && room.turn === name) tags.push("to play");
+    if (room.proposal && room.proposal.voters.includes(name)) tags.push("votes for a new game");
+    if (tags.length) label.append(" ", element("span", "tag", "(" + tags.join(", ") + ")"));
+    item.append(label, element("span", "score", p.score));
+    if (name !== session.me && session.me) {
+      const actions = button("⋯", "small actions", () => openPlayerMenu(name));
+      actions.setAttribute("aria-label", "Actions for " + name);
+      actions.dataset.actions = name;
+      item.append(actions);
+    }
+    items.push(item);
+  }
+  list.replaceChildren(...items);
+  $("scores-title").textContent = "Players" + (room.players.size ? " (" + room.players.size + ")" : "");
+}
+
+function clockText() {
+  if (room.status !== "playing" || !room.started) return "";
+  return formatClock(Date.now() - room.started);
+}
+
+function renderControls() {
+  const spectator = room.role === "spectator";
+  const waiting = room.status === "waiting";
+  let deck = "";
+  if (!waiting) {
+    if (isSet()) deck = room.deck + (room.deck === 1 ? " card left" : " cards left");
+    else if (room.turn) deck = room.turn === session.me ? "Your turn" : room.turn + "'s turn";
+    const clock = clockText();
+    if (clock) deck += (deck ? " · " : "") + clock;
+  }
+  $("deck").textContent = deck;
+  $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off" || room.status === "over";
+  $("btn-new").hidden = spectator || waiting;
+  $("btn-new").textContent = room.status === "over" || room.players.size <= 1 ? "New game" : "Ask for a new game";
+  $("btn-sit").hidden = !spectator;
+}
+
+function renderWaiting() {
+  const waiting = room.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (!waiting) return;
+  const [ready, seated] = room.readyCount || [room.ready.size, room.players.size];
+  const mine = room.ready.has(session.me);
+  const host = room.host ? (room.host === session.me ? " or you (the host) start it." : " or " + room.host + " (the host) starts it.") : ".";
+  $("waiting-text").textContent = ready + " of " + seated + " ready. The game starts when everyone is ready" + host;
+  $("btn-ready").hidden = room.role !== "player" || mine;
+  $("btn-unready").hidden = room.role !== "player" || !mine;
+  $("btn-start").hidden = !amHost();
+}
+
+/** The strip above the board: news for a moment, else the standing vote, else what to do now. */
+function renderStrip() {
+  const strip = $("strip");
+  const agree = $("btn-vote");
+  agree.hidden = true;
+  if (stripNews) {
+    strip.className = "strip " + stripNews.kind;
+    $("strip-text").textContent = stripNews.text;
+    return;
+  }
+  const proposal = room.proposal;
+  if (proposal && room.status !== "waiting") {
+    const voters = proposalVoters(proposal, session.me);
+    const what = describeProposal(proposal, room.options);
+    const asker = proposal.voters[0] === session.me ? "You asked" : proposal.voters[0] + " asks";
+    strip.className = "strip vote";
+    $("strip-text").textContent = asker + " for a new game (" + what + "): " + proposal.votes + " of " +
+      proposal.needed + " votes — " + voters.names.join(", ") + ".";
+    agree.hidden = voters.mine || room.role !== "player";
+    return;
+  }
+  strip.className = "strip";
+  let text;
+  if (room.role === "spectator") text = "You are watching. Sit down to play.";
+  else if (room.status === "waiting") text = "The game starts when everyone is ready.";
+  else if (room.status === "over") text = "Game over. New game starts another.";
+  else if (!isSet()) text = room.turn === session.me ? "Your turn: tap a card to turn it." : "Take turns turning cards; match ranks or suits.";
+  else text = "Find a set: tap " + cardsNeeded() + " cards" + (phone.matches ? "." : ", or type their letters.") +
+    " Not sure? How to play shows one.";
+  $("strip-text").textContent = text;
+}
+
+// ---- room state from lines ----
+
+function resetRoom() {
+  const { role, name } = room;
+  room = newRoom();
+  room.role = role;
+  room.name = name;
+  room.hinted = null;
+  clearSelection();
+  stripNews = null;
+  closeOverlay("over-dialog");
+}
+
+/** Applies a snapshot (the data of JOIN, WATCH, STATE or RESUME). */
+function applySnapshot(lines, role) {
+  resetRoom();
+  room.name = null;  // the snapshot names the room (which may be another one)
+  room.role = role;
+  for (const line of lines) applyLine(room, line, true);
+  renderAll();
+}
+
+// The board changed under a selection: keep only the cards still there (by code, reading their
+// positions again), and say so. The claim then names the board as it is now, so a card that changed can
+// never be claimed by accident, and nothing is charged for it.
+function keepSelectionOnBoard() {
+  if (!isSet() || selection.cards.length === 0 || selection.inFlight) return;
+  const kept = [];
+  for (const c of selection.cards) {
+    if (!c.pos) { if (room.chain.includes(c.code)) kept.push(c); continue; }
+    const now = room.board.find((b) => b.code === c.code);
+    if (now) kept.push({ pos: now.pos, code: c.code });
+  }
+  const lost = selection.cards.length - kept.length;
+  selection.cards = kept;
+  selection.rev = kept.length ? room.rev : null;
+  if (lost > 0) {
+    const gone = lost === 1 ? "a card you picked is gone" : lost + " cards you picked are gone";
+    banner("The board changed: " + gone + (kept.length ? "; " + kept.length + " still picked." : "."), "bad");
+  }
+}
+
+function clearSelection() {
+  selection.cards = [];
+  selection.rev = null;
+  selection.inFlight = false;
+}
+
+function onEvent(line) {
+  const w = wordsOf(line);
+  const word = w[0];
+  const wasStatus = room.status;
+  const hinted = room.hinted;
+  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
+    if (!applyLine(room, line, false)) return;
+    if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
+    if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
+    if (word === "ROOM" && wasStatus === "waiting" && room.status === "playing") closeOverlay("countdown");
+    if (word === "PLAYER") { renderScores(); renderStrip(); } else renderAll();
+    return;
+  }
+  applyLine(room, line, false);
+  switch (word) {
+    case "JOINED": log("join", who(w[1]) + (w[1] === session.me ? " joined" : " joined the room")); renderWaiting(); break;
+    case "LEFT": log("join", w[1] + " left"); renderScores(); renderWaiting(); break;
+    case "SET": {
+      const minis = w.slice(2).map(miniCard);
+      const mine = w[1] === session.me;
+      log("set" + (mine ? " me-line" : ""), who(w[1]) + " took a set ", ...minis);
+      if (!mine) banner(w[1] + " took a set.", "news");
+      beep(mine);
+      break;
+    }
+    case "WRONG": {
+      const colon = w.indexOf(":");
+      const cards = w.slice(3, colon < 0 ? undefined : colon);
+      const why = colon < 0 ? "" : w.slice(colon + 1).join(" ");
+      log("wrong", who(w[1]) + " claimed ", ...cards.map(miniCard), " — not a set (" + why + ")" +
+        (w[2] !== "0" ? ", −" + w[2] : ""));
+      break;
+    }
+    case "CHOSE": log("chose", who(w[1]) + ": " + w.slice(3).join(" ")); break;
+    case "CHAT": {
+      const item = log("chat", element("span", "who", w[1]), ": " + line.slice(6 + w[1].length));
+      if (w[1] !== session.me) noteUnreadChat(item);
+      break;
+    }
+    case "NEWGAME":
+      resetRoom(); renderAll();
+      log("new", who(w[1]) + " started a new game"); banner("New game!", "good"); break;
+    case "VOTE": {
+      stripNews = null;  // the vote is the news now
+      const what = describeProposal({ options: pairsOf(w.slice(4)) }, room.options);
+      log("vote", who(w[1]) + " voted for a new game (" + what + "): " + w[2] + " of " + w[3]);
+      renderStrip();
+      break;
+    }
+    case "OVER": showOver(); break;
+    case "STATS": renderSheet(); break;
+    case "DURATION": $("duration").textContent = "Game length " + formatClock(room.duration); break;
+    case "READY":
+      log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " ready (" + w[2] + " of " + w[3] + ")");
+      renderScores(); renderWaiting(); break;
+    case "UNREADY":
+      log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " not ready (" + w[2] + " of " + w[3] + ")");
+      renderScores(); renderWaiting(); break;
+    case "COUNTDOWN":
+      if (w[1] === "-") {
+        closeOverlay("countdown");
+        banner("The countdown stopped: somebody is not ready yet.", "bad");
+        renderWaiting();
+        break;
+      }
+      $("btn-start").hidden = true;
+      $("countdown-n").textContent = w[1];
+      openOverlay("countdown");
+      break;
+    case "KICKED": {
+      const reason = w.length > 3 ? line.split(" ").slice(3).join(" ") : "";
+      if (w[1] === session.me) {
+        const left = room.name;
+        session.room = null; setLink(null); room.name = null; showView("lobby");
+        toast(w[2] + " (the host) removed you from " + left + (reason ? ": " + reason : "."));
+      } else {
+        log("wrong", w[2] + " (the host) removed " + w[1] + (reason ? ": " + reason : ""));
+      }
+      break;
+    }
+    case "LOCKED": log("join", w[1] + " locked the room: no newcomers"); renderTitle(); break;
+    case "UNLOCKED": log("join", w[1] + " unlocked the room"); renderTitle(); break;
+    case "BYE": log("join", "The server says goodbye: " + line.slice(4)); break;
+    case "ERR": toast(line); break;
+    default: break;  // PING needs no answer; unknown lines are ignored (protocol.md)
+  }
+}
+
+function showOver() {
+  clearSelection();
+  const list = $("results");
+  list.replaceChildren(...(room.over || []).map((r) => {
+    const item = element("li", r.name === session.me ? "me" : "");
+    item.dataset.player = r.name;
+    item.append(element("span", "who", r.name + (r.name === session.me ? " (you)" : "") + " "), element("span", "score", r.score));
+    return item;
+  }));
+  const best = room.over && room.over[0];
+  $("over-title").textContent = best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over";
+  $("duration").textContent = "";
+  openOverlay("over-dialog");
+  $("btn-again").hidden = room.role !== "player";
+  log("over", "Game over: " + (room.over || []).map((r) => r.name + " " + r.score).join(", "));
+  renderAll();
+}
+
+/** The score sheet under each name of the results: sets, wrong and late claims, fastest and mean. */
+function renderSheet() {
+  for (const row of room.sheet) {
+    const item = Array.from($("results").children).find((li) => li.dataset.player === row.name);
+    if (!item || item.querySelector(".stats")) continue;
+    const text = row.sets + (isSet() ? " sets" : " matches") + ", " + row.wrong + " wrong" +
+      (isSet() ? ", " + row.stale + " late, fastest " + formatSeconds(row.fastest) + ", mean " + formatSeconds(row.mean) : "");
+    item.append(element("span", "stats", text));
+  }
+}
+
+// ---- playing ----
+
+function onCardClick(b) {
+  if (room.status === "waiting") return;
+  if (room.role !== "player") { toast("You are watching. Sit down to play."); return; }
+  if (room.status === "over") { toast("The game is over. Start a new one."); return; }
+  const pos = b.dataset.pos, code = b.dataset.card;
+  if (!isSet()) { chooseMatchismo(pos); return; }
+  if (selection.inFlight) return;
+  const index = selection.cards.findIndex((c) => pos ? c.pos === pos : (!c.pos && c.code === code));
+  if (index >= 0) {
+    selection.cards.splice(index, 1);
+    if (selection.cards.length === 0) selection.rev = null;
+  } else {
+    if (b.dataset.chain && selection.cards.some((c) => !c.pos)) { toast("Reuse exactly one card of the chain."); return; }
+    if (selection.cards.length === 0) selection.rev = room.rev;
+    selection.cards.push({ pos: pos || null, code });
+  }
+  if (selection.cards.length === cardsNeeded()) claim();
+  renderBoard();
+  renderChain();
+}
+
+function claim() {
+  const names = selection.cards.map((c) => c.pos || c.code);
+  selection.inFlight = true;
+  const done = () => { clearSelection(); renderBoard(); renderChain(); };
+  send("CHOOSE " + names.join(" ") + " @" + selection.rev, (reply) => {
+    done();
+    if (reply.ok) banner("Set! +1", "good");
+    else if (reply.code === "STALE") banner("Too late: the board changed before your claim arrived. No penalty.", "bad");
+    else if (reply.code === "NOTSET") banner("Not a set: " + reply.text + (room.options.penalty === "0" ? "" : " (−" + (room.options.penalty || "1") + ")"), "bad");
+    else banner(reply.text || reply.line, "bad");
+  }, () => { done(); banner("Not connected: your claim was not sent.", "bad"); });
+}
+
+function chooseMatchismo(pos) {
+  if (room.turn && room.turn !== session.me) { toast("It is " + room.turn + "'s turn."); return; }
+  send("CHOOSE " + pos, (reply) => { if (!reply.ok) toast(reply.text || reply.line); });
+}
+
+let hintTimer = null;
+function askHint() {
+  send("HINT", (reply) => {
+    if (!reply.ok) { toast(reply.text || reply.line); return; }
+    const entry = (wordsOf(reply.data[0] || "")[1] || "");
+    room.hinted = entry.slice(0, entry.indexOf(":"));
+    renderBoard();
+    clearTimeout(hintTimer);
+    hintTimer = setTimeout(() => { room.hinted = null; renderBoard(); }, HINT_SHOW_MS);
+  });
+}
+
+/** `NEW`: a new game now, or a vote; while a proposal stands a bare `NEW` agrees with it (protocol.md). */
+function newGame() {
+  send("NEW", (reply) => {
+    if (!reply.ok) { toast(reply.text || reply.line); return; }
+    if (reply.words[2] === "voted") toast("Your vote is in: " + (reply.words[3] || "") + ".");
+  });
+}
+
+// On a laptop the letters in the cards' corners pick them, as typing them does in set-cli; the chain's
+// cards are 1–3, Escape drops the selection.
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || anyOverlayOpen()) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
+  if ($("table").hidden) return;
+  if (event.key === "Escape") { clearSelection(); renderBoard(); renderChain(); return; }
+  if (!/^[a-z1-3]$/i.test(event.key)) return;
+  const key = event.key.toLowerCase();
+  const b = /[1-3]/.test(key)
+    ? document.querySelector(`#chain-cards [data-chain='${key}']`)
+    : document.querySelector(`#board [data-pos='${key}']`);
+  if (!b || b.disabled) return;
+  event.preventDefault();
+  onCardClick(b);
+}
+
+// ---- sound ----
+
+let audio = null;
+/** A short beep when a set is taken (higher for your own), if the player turned sound on. */
+function beep(high) {
+  if (storage.get("sound") !== "1") return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume();
+    const at = audio.currentTime;
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = "sine";
+    tone.frequency.value = high ? 880 : 587;
+    gain.gain.setValueAtTime(0.0001, at);
+    gain.gain.exponentialRampToValueAtTime(0.25, at + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.2);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(at);
+    tone.stop(at + 0.22);
+    document.body.dataset.beeps = String((parseInt(document.body.dataset.beeps, 10) || 0) + 1);
+  } catch (e) { /* no WebAudio here: silence */ }
+}
+
+// ---- the host's tools, the room menu, the player menus ----
+
+let confirmAction = null;
+/** Asks before something that cannot be undone with one tap; `onOK(text)` gets the input's text. */
+function confirmDialog({ title, text, label, ok, cancel }, onOK) {
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-label").hidden = !label;
+  $("confirm-label-text").textContent = label || "";
+  $("confirm-input").value = "";
+  $("confirm-ok").textContent = ok;
+  $("confirm-cancel").textContent = cancel;
+  confirmAction = onOK;
+  openOverlay("confirm-dialog");
+  if (label) $("confirm-input").focus(); else $("confirm-cancel").focus();
+}
+
+function openMenu() {
+  const host = amHost();
+  $("menu-title").textContent = room.name ? "Room " + room.name : "Room";
+  $("menu-host").hidden = !host;
+  $("menu-start").hidden = !(host && room.status === "waiting");
+  $("menu-lock").hidden = !host || room.locked;
+  $("menu-unlock").hidden = !host || !room.locked;
+  $("menu-unready").hidden = !(room.status === "waiting" && room.ready.has(session.me));
+  $("menu-stats").hidden = !session.me;
+  $("menu-leave").textContent = room.role === "spectator" ? "Stop watching…" : "Leave the room…";
+  $("menu-letters").checked = document.body.classList.contains("letters");
+  $("menu-sound").checked = storage.get("sound") === "1";
+  openOverlay("menu-dialog");
+}
+
+let playerMenuName = null;
+function openPlayerMenu(name) {
+  playerMenuName = name;
+  $("player-menu-title").textContent = name;
+  $("player-kick").hidden = !amHost();
+  $("player-kick").textContent = "Remove " + name + " from the room…";
+  openOverlay("player-menu");
+}
+
+function kick(name) {
+  confirmDialog({
+    title: "Remove " + name + " from " + room.name + "?",
+    text: name + " loses the seat and cannot come back into this room while it lasts. Everyone sees the reason.",
+    label: "Reason (optional)", ok: "Remove " + name, cancel: "Keep " + name,
+  }, (reason) => {
+    const clean = reason.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+    send("KICK " + name + (clean ? " " + clean : ""), (reply) => {
+      toast(reply.ok ? name + " is out of the room." : reply.text);
+    });
+  });
+}
+
+function setLocked(locked) {
+  send(locked ? "LOCK" : "UNLOCK", (reply) => {
+    if (!reply.ok) { toast(reply.text); return; }
+    room.locked = locked;
+    renderTitle();
+    toast(locked ? "Locked: nobody new can join. Spectators still can." : "Unlocked: anyone can join.");
+  });
+}
+
+function startNow() { send("START", (reply) => { if (!reply.ok) toast(reply.text); }); }
+
+function sayReady(ready) {
+  send(ready ? "READY" : "UNREADY", (reply) => {
+    if (!reply.ok) { toast(reply.text); return; }
+    if (ready) room.ready.add(session.me); else room.ready.delete(session.me);
+    room.readyCount = [parseInt(reply.words[2], 10) || 0, parseInt(reply.words[3], 10) || 0];
+    renderWaiting(); renderScores();
+  });
+}
+
+function leave() {
+  const watching = room.role === "spectator";
+  confirmDialog({
+    title: (watching ? "Stop watching " : "Leave ") + room.name + "?",
+    text: watching ? "You go back to the list of rooms." :
+      "You give up your seat. Your score stays with this game if you come back before it ends.",
+    ok: watching ? "Stop watching" : "Leave", cancel: watching ? "Keep watching" : "Stay",
+  }, () => {
+    send("LEAVE", () => {});
+    session.room = null; session.watching = false; room.name = null;
+    setLink(null);
+    showView("lobby");
+  });
+}
+
+// ---- lists: stats, best players, history ----
+
+function showInfo(title, nodes) {
+  $("info-title").textContent = title;
+  $("info-body").replaceChildren(...nodes);
+  openOverlay("info-dialog");
+}
+
+function table(headings, rows) {
+  const t = element("table");
+  const head = element("tr");
+  for (const h of headings) head.append(element("th", "", h));
+  t.append(head);
+  for (const row of rows) {
+    const tr = element("tr");
+    for (const cell of row) tr.append(element("td", "", cell));
+    t.append(tr);
+  }
+  return t;
+}
+
+function showStats(name) {
+  send("STATS" + (name ? " " + name : ""), (reply) => {
+    if (!reply.ok) { toast(reply.text); return; }
+    const rows = reply.data.map((line) => {
+      const w = wordsOf(line);
+      const f = pairsOf(w.slice(3));
+      return [w[2], f.rating, f.games, f.wins, f.sets, f.wrong, f.stale];
+    });
+    const who = name || session.me;
+    showInfo("Stats of " + who, rows.length ? [table(["Mode", "Rating", "Games", "Wins", "Sets", "Wrong", "Late"], rows)]
+      : [element("p", "", who + " has not finished a game yet.")]);
+  });
+}
+
+function showTop() {
+  const mode = isSet() ? (room.options.mode || "normal") : "matchismo";
+  send("TOP " + mode, (reply) => {
+    if (!reply.ok) { toast(reply.text); return; }
+    const rows = reply.data.map((line) => { const w = wordsOf(line); return [w[1] + ". " + w[2], w[3], w[4]]; });
+    showInfo("Best players — " + mode, rows.length ? [table(["Player", "Rating", "Games"], rows)]
+      : [element("p", "", "Nobody has finished a " + mode + " game yet.")]);
+  });
+}
+
+function showHistory() {
+  send("HISTORY", (reply) => {
+    if (!reply.ok) { toast(reply.text); return; }
+    const nodes = [];
+    const entry = (w) => {
+      const item = element("p", "", formatClock((parseInt(w[0], 10) || 0) * 1000) + "  " + w[1] + " ");
+      const rest = w.slice(2);
+      if (rest.every((c) => parseSetCard(c))) item.append(...rest.map(miniCard)); else item.append(rest.join(" "));
+      return item;
+    };
+    let current = 0;
+    for (const line of reply.data) {
+      const w = wordsOf(line).slice(1);
+      if (w[0] !== "GAME") { nodes.push(entry(w)); current++; continue; }
+      const rest = w.slice(2);
+      if (/^\d{4}-/.test(rest[0] || "")) {
+        nodes.push(element("h2", "", "Game of " + rest[0].slice(0, 16).replace("T", " ") + " · " +
+          rest.slice(2).map((s) => s.replace(":", " ")).join(", ")));
+      } else if (rest[0] !== "STATS" && rest[0] !== "DURATION") {
+        nodes.push(entry(rest));
+      }
+    }
+    if (current === 0) nodes.unshift(element("p", "hint-text", "Nothing taken yet this game."));
+    showInfo("History of " + room.name, nodes);
+  });
+}
+
+function watchLink() {
+  const url = location.origin + "/?room=" + encodeURIComponent(room.name) + "&watch=1";
+  const input = element("input");
+  input.readOnly = true;
+  input.value = url;
+  input.id = "watch-link";
+  showInfo("Watch " + room.name, [element("p", "", "Send this link to anyone who wants to watch: they need no name."), input]);
+  input.select();
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(() => toast("Link copied."), () => {});
+}
+
+// ---- how to play, and the tips of a first visit ----
+
+function rulesParagraph(text) { return element("p", "", text); }
+
+function showRules() {
+  const body = [];
+  if (room.name && !isSet()) {
+    const n = room.options.n || "2";
+    body.push(rulesParagraph("Matchismo: take turns turning cards face up, " + n + " at a time. Cards of the same rank or the same suit make a match and score; a mismatch costs points and the cards turn back. A match keeps your turn."));
+    body.push(rulesParagraph("Tap a face-down card to turn it" + (phone.matches ? "." : ", or type its letter.")));
+  } else {
+    body.push(rulesParagraph("Find a set: " + (room.options.mode === "ultra" ? "four" : "three") +
+      " cards where each of the four features — number, colour, fill and shape — is either all the same or all different on the cards."));
+    const example = exampleSet(room.board);
+    const cards = element("div", "example");
+    cards.append(...example.cards.map(miniCard));
+    body.push(rulesParagraph(example.fromBoard ? "For example, these cards on your board (" + example.positions.join(", ") + ") are a set:" : "For example, these three cards are a set:"), cards);
+    const list = element("ul");
+    for (const a of explainSet(example.cards).attributes) {
+      const item = element("li", "", a.name[0].toUpperCase() + a.name.slice(1) + ": " + a.values.join(", ") + " — ");
+      item.append(element("span", "ok", a.verdict + " ✓"));
+      list.append(item);
+    }
+    body.push(list);
+    body.push(rulesParagraph("If two cards share a feature and the third does not — two red and one green — it is not a set."));
+    if (room.options.mode === "junior") body.push(rulesParagraph("Junior: every card is solid, so only number, colour and shape count."));
+    if (room.options.mode === "chain") body.push(rulesParagraph("Chain: after the first set, each set must reuse exactly one card of the last one; those cards are shown under the board."));
+    if (room.options.mode === "ultra") body.push(rulesParagraph("Ultra: four cards that split into two pairs, where both pairs need the same third card to make a set."));
+    body.push(rulesParagraph("Tap the cards to claim a set" + (phone.matches ? "." : " — on a laptop you can also type the letters in their corners.") +
+      " A set scores 1; a wrong claim costs " + (room.options.penalty === "0" ? "nothing" : "1") +
+      "; a claim that comes after someone took those cards costs nothing. Hint shows one card of a set."));
+    body.push(rulesParagraph("The game ends when the deck is empty and no set is left. Colour letters (in the menu) write R, G or P on each card."));
+    if (example.fromBoard) {
+      exampleCards = new Set(example.positions);
+      renderBoard();
+      setTimeout(() => { exampleCards = new Set(); renderBoard(); }, HINT_SHOW_MS);
+    }
+  }
+  $("rules-body").replaceChildren(...body);
+  openOverlay("rules-dialog");
+}
+
+function showTipsOnce() {
+  if (!phone.matches || storage.get("tips") === "1") return;
+  openOverlay("tips-dialog");
+}
+
+// ---- the chat badge: news below the fold on a phone ----
+
+// On a phone the chat is below the board, out of sight while playing: a message that arrives where it
+// cannot be seen is counted on a badge, which scrolls down to it; seeing the chat box clears it.
+let unread = 0;
+function isOnScreen(e) {
+  const r = e.getBoundingClientRect();
+  return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+}
+function noteUnreadChat(item) {
+  if (isOnScreen(item)) return;
+  unread += 1;
+  const badge = $("chat-badge");
+  badge.textContent = unread + (unread === 1 ? " new message ↓" : " new messages ↓");
+  badge.hidden = false;
+}
+function readChat() {
+  unread = 0;
+  $("chat-badge").hidden = true;
+}
+window.addEventListener("scroll", () => { if (unread && isOnScreen($("chat-form"))) readChat(); }, { passive: true });
+
+// ---- the session ----
+
+function setLink(name) {
+  const url = new URL(location.href);
+  if (name) url.searchParams.set("room", name); else url.searchParams.delete("room");
+  url.searchParams.delete("name");
+  if (name && session.watching) url.searchParams.set("watch", "1"); else url.searchParams.delete("watch");
+  history.replaceState(null, "", url.pathname + url.search);
+}
+
+function onGreeting() {
+  session.manual = null;
+  closeOverlay("reconnect");
+  const token = storage.get("token");
+  if (token) {
+    send("RESUME " + token, (reply) => {
+      if (reply.ok) {
+        session.me = reply.words[2];
+        const seat = reply.words.length >= 5 ? reply.words[3] : null;
+        if (seat) applySnapshot(reply.data, "player");
+        enterRoom(seat);
+      } else {
+        storage.set("token", null);
+        begin();
+      }
+    });
+  } else {
+    begin();
+  }
+}
+
+/** No seat to resume: a name (remembered, or asked for) — or, for a spectator link, no name at all. */
+function begin() {
+  const name = storage.get("name");
+  if (name && isName(name)) hello(name);
+  else if (session.watching && session.room) watch(session.room);
+  else askName("");
+}
+
+function hello(name) {
+  send("HELLO " + name, (reply) => {
+    if (reply.ok) {
+      session.me = reply.words[2];
+      storage.set("token", reply.words[3] || null);
+      closeOverlay("name-dialog");
+      enterRoom(null);
+    } else if (reply.code === "ALREADY") {
+      enterRoom(null);
+    } else {
+      askName(reply.code === "TAKEN" ? "Somebody here already has the name " + name + ". Pick another." : reply.text);
+    }
+  });
+}
+
+function askName(message) {
+  $("name-error").textContent = message;
+  $("name-input").value = storage.get("name") || "";
+  $("btn-name-cancel").hidden = !session.watching;
+  openOverlay("name-dialog");
+  $("name-input").focus();
+}
+
+/** After HELLO or RESUME: the room of the link (to watch or play), the resumed seat, or the lobby. */
+function enterRoom(seat) {
+  if (session.room && session.watching) watch(session.room);
+  else if (session.room && session.room !== seat) join(session.room);
+  else if (seat) { session.room = seat; setLink(seat); showView("table"); }
+  else showView("lobby");
+}
+
+function join(name) {
+  const extra = session.roomExtra + (session.password ? " password=" + session.password : "") +
+    (session.startOption ? " start=ready" : "");
+  send("JOIN " + name + extra, (reply) => {
+    if (reply.ok) {
+      session.room = name; session.watching = false; session.roomExtra = "";
+      applySnapshot(reply.data, "player");
+      setLink(name);
+      showView("table");
+      log("join", "You joined " + name + ".");
+    } else if (reply.code === "BADOPTION" && session.startOption) {
+      session.startOption = false;  // a setd without ready rooms: join as before
+      join(name);
+    } else {
+      lobbyAfterRefusal(name, reply, "join");
+    }
+  });
+}
+
+function watch(name) {
+  send("WATCH " + name + (session.password ? " password=" + session.password : ""), (reply) => {
+    if (reply.ok) {
+      session.room = name; session.watching = true;
+      applySnapshot(reply.data, "spectator");
+      setLink(name);
+      showView("table");
+      log("join", "You are watching " + name + ".");
+    } else {
+      lobbyAfterRefusal(name, reply, "watch");
+    }
+  });
+}
+
+/** A room that said no: back to the lobby, with the room's name ready and the password box if private. */
+function lobbyAfterRefusal(name, reply, what) {
+  session.room = null; session.watching = false; session.roomExtra = "";
+  setLink(null);
+  showView("lobby");
+  $("room-input").value = name;
+  if (reply.code === "DENIED" && /private/.test(reply.text)) {
+    toast(name + " is private: type its password to " + what + " it.");
+    $("password-input").focus();
+  } else {
+    toast("Cannot " + what + " " + name + ": " + reply.text);
+  }
+  session.password = null;
+}
+
+function refreshRooms() {
+  send("ROOMS", (reply) => {
+    if (!reply.ok) return;
+    const items = reply.data.map((line) => {
+      const w = wordsOf(line);
+      const item = element("li");
+      item.append(element("span", "name", w[1]), element("span", "meta", (w[2] === "matchismo" ? "Matchismo" : "SET") +
+        " · " + w[3] + (w[3] === "1" ? " player" : " players") + " · " + w[4]));
+      item.append(button("Join", "small", () => { session.roomExtra = ""; session.password = null; join(w[1]); }),
+        button("Watch", "small", () => { session.password = null; watch(w[1]); }));
+      return item;
+    });
+    if (items.length === 0) items.push(element("li", "meta", "No public rooms yet: make one above."));
+    $("room-list").replaceChildren(...items);
+  });
+}
+
+function setStatus(state, delay) {
+  const status = $("status");
+  status.classList.toggle("offline", state !== "online");
+  status.classList.toggle("ok", state === "online");
+  status.textContent = state === "online" ? "online" : state === "connecting" ? "connecting…" :
+    "offline, retrying in " + Math.ceil(delay / 1000) + " s";
+}
+
+// The server closed, or the network went: reconnect by ourselves, except when the server said why it is
+// pointless (our seat was taken up in another tab, or we were idle or flooding).
+function onClosed(bye) {
+  setStatus("offline", RECONNECT_MIN_MS);
+  clearSelection();
+  if (bye && /^(resumed elsewhere|idle|flood)/.test(bye)) {
+    session.manual = bye;
+    $("reconnect-text").textContent = bye.startsWith("resumed") ?
+      "You opened this seat in another window or tab." : "The server closed the connection (" + bye + ").";
+    openOverlay("reconnect");
+    $("status").textContent = "offline";
+    return;
+  }
+  scheduleReconnect();
+}
+
+// A phone that slept may hold a connection that is long dead: check it when the page shows again.
+function checkAlive() {
+  if (session.manual) return;
+  if (!isOpen()) { reconnectNow(); return; }
+  let answered = false;
+  send("PING", () => { answered = true; });
+  setTimeout(() => { if (!answered) dropConnection(); }, WAKE_CHECK_MS);
+}
+
+// ---- wiring ----
+
+connection.onGreeting = () => { setStatus("online"); onGreeting(); };
+connection.onEvent = onEvent;
+connection.onState = setStatus;
+connection.onClosed = onClosed;
+
+$("board").addEventListener("click", (event) => {
+  const b = event.target.closest(".card");
+  if (b && !b.disabled) onCardClick(b);
+});
+$("chain-cards").addEventListener("click", (event) => {
+  const b = event.target.closest(".card");
+  if (b) onCardClick(b);
+});
+document.addEventListener("keydown", onKey);
+$("btn-hint").addEventListener("click", askHint);
+$("btn-new").addEventListener("click", newGame);
+$("btn-again").addEventListener("click", () => { closeOverlay("over-dialog"); newGame(); });
+$("btn-close-over").addEventListener("click", () => closeOverlay("over-dialog"));
+$("btn-vote").addEventListener("click", newGame);
+$("btn-sit").addEventListener("click", () => {
+  session.watching = false;
+  if (session.me) { if (room.name) join(room.name); } else askName("Your name, to sit down and play.");
+});
+$("btn-ready").addEventListener("click", () => sayReady(true));
+$("btn-unready").addEventListener("click", () => sayReady(false));
+$("btn-start").addEventListener("click", startNow);
+$("btn-refresh").addEventListener("click", refreshRooms);
+$("btn-reconnect").addEventListener("click", () => { session.manual = null; closeOverlay("reconnect"); reconnectNow(); });
+$("btn-rules").addEventListener("click", showRules);
+$("rules-close").addEventListener("click", () => closeOverlay("rules-dialog"));
+$("tips-rules").addEventListener("click", () => { storage.set("tips", "1"); closeOverlay("tips-dialog"); showRules(); });
+$("tips-close").addEventListener("click", () => { storage.set("tips", "1"); closeOverlay("tips-dialog"); });
+$("btn-menu").addEventListener("click", openMenu);
+$("menu-close").addEventListener("click", () => closeOverlay("menu-dialog"));
+$("menu-start").addEventListener("click", () => { closeOverlay("menu-dialog"); startNow(); });
+$("menu-lock").addEventListener("click", () => { closeOverlay("menu-dialog"); setLocked(true); });
+$("menu-unlock").addEventListener("click", () => { closeOverlay("menu-dialog"); setLocked(false); });
+$("menu-unready").addEventListener("click", () => { closeOverlay("menu-dialog"); sayReady(false); });
+$("menu-history").addEventListener("click", () => { closeOverlay("menu-dialog"); showHistory(); });
+$("menu-stats").addEventListener("click", () => { closeOverlay("menu-dialog"); showStats(null); });
+$("menu-top").addEventListener("click", () => { closeOverlay("menu-dialog"); showTop(); });
+$("menu-watch-link").addEventListener("click", () => { closeOverlay("menu-dialog"); watchLink(); });
+$("menu-leave").addEventListener("click", () => { closeOverlay("menu-dialog"); leave(); });
+$("menu-letters").addEventListener("change", (event) => {
+  document.body.classList.toggle("letters", event.target.checked);
+  storage.set("letters", event.target.checked ? "1" : "0");
+});
+$("menu-sound").addEventListener("change", (event) => {
+  storage.set("sound", event.target.checked ? "1" : "0");
+  if (event.target.checked) beep(true);  // a tap is what lets a page make a sound: say what it sounds like
+});
+$("player-menu-close").addEventListener("click", () => closeOverlay("player-menu"));
+$("player-stats").addEventListener("click", () => { closeOverlay("player-menu"); showStats(playerMenuName); });
+$("player-kick").addEventListener("click", () => { closeOverlay("player-menu"); kick(playerMenuName); });
+$("confirm-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  closeOverlay("confirm-dialog");
+  const action = confirmAction;
+  confirmAction = null;
+  if (action) action($("confirm-input").value);
+});
+$("confirm-cancel").addEventListener("click", () => { confirmAction = null; closeOverlay("confirm-dialog"); });
+$("info-close").addEventListener("click", () => closeOverlay("info-dialog"));
+$("chat-badge").addEventListener("click", () => { $("events").scrollIntoView({ block: "end" }); readChat(); });
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-input").value.replace(/[\u0000-\u001f\u007f]/g, " ").trim();
+  if (!text) return;
+  if (!session.me) { askName("Your name, to chat."); return; }
+  send("CHAT " + text, (reply) => { if (reply.ok) $("chat-input").value = ""; else toast(reply.text); });
+});
+$("name-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name-input").value.trim();
+  if (!isName(name)) { $("name-error").textContent = "1–16 letters, digits, _ or -."; return; }
+  storage.set("name", name);
+  storage.set("token", null);
+  closeOverlay("name-dialog");
+  if (isOpen() && connection.greeted && !session.me) hello(name); else reconnectNow();
+});
+$("btn-name-cancel").addEventListener("click", () => closeOverlay("name-dialog"));
+function lobbyChoice(watching) {
+  const name = $("room-input").value.trim();
+  if (!isName(name)) { toast("A room name is 1–16 letters, digits, _ or -."); return; }
+  const game = $("game-select").value;
+  const password = $("password-input").value.trim();
+  if (/\s/.test(password)) { toast("A password has no spaces."); return; }
+  session.password = password || null;
+  session.roomExtra = game === "matchismo" ? " matchismo" : game === "normal" ? "" : " mode=" + game;
+  if (watching) watch(name); else join(name);
+}
+$("join-form").addEventListener("submit", (event) => { event.preventDefault(); lobbyChoice(false); });
+$("btn-watch").addEventListener("click", () => lobbyChoice(true));
+phone.addEventListener("change", () => { renderBoard(); renderStrip(); });
+setInterval(() => { if (!$("table").hidden && room.started) renderControls(); }, 1000);
+
+document.body.classList.toggle("letters", storage.get("letters") === "1");
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkAlive(); });
+window.addEventListener("online", checkAlive);
+window.addEventListener("pageshow", (event) => { if (event.persisted) checkAlive(); });
+
+if (params.get("room") !== null && session.room === null) toast("That room name is not valid.");
+connect();
