@@ -22,6 +22,9 @@ let package = Package(
         .target(name: "SetWeb", dependencies: ["SetDigest"]),
         // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
         .target(name: "SetQR"),
+        // Multicast DNS and DNS-SD without I/O: the DNS message codec, the responder's state machine
+        // (`setd --announce`) and the finder's side (`set-cli --find`).
+        .target(name: "SetDiscovery"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket", dependencies: ["CEpoll"]),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
@@ -64,6 +67,7 @@ let package = Package(
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
+        .testTarget(name: "SetDiscoveryTests", dependencies: ["SetDiscovery"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
