@@ -40,9 +40,11 @@ let package = Package(
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(
             name: "SetServer",
-            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR"]),
+            dependencies: [
+                "SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR", "SetDiscovery",
+            ]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
-        .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket", "SetDiscovery"]),
         // The protocol bots and the load tester that runs fleets of them.
         .target(name: "SetBots", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // Test helpers shared by the test targets and the fuzzers: the in-memory server, loopback
@@ -67,7 +69,7 @@ let package = Package(
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
-        .testTarget(name: "SetDiscoveryTests", dependencies: ["SetDiscovery"]),
+        .testTarget(name: "SetDiscoveryTests", dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
