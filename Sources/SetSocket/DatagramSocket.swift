@@ -198,13 +198,14 @@ public struct DatagramSocket: Hashable, Sendable {
     }
 
     /// Sends `bytes` to `address`:`port` out of interface `index` (for a multicast group it picks the
-    /// interface; for a link-local IPv6 address it is the scope). Returns false when the socket cannot
-    /// take it now: a datagram is dropped rather than queued, as any mDNS packet may be lost.
+    /// interface; for a link-local IPv6 address it is the scope). An IPv4 multicast leaves from `source`,
+    /// one of the interface's addresses, when given: the kernel would otherwise pick none on a loopback
+    /// interface and send from 0.0.0.0. Returns false when the socket cannot take it now: a datagram is
+    /// dropped rather than queued, as any mDNS packet may be lost.
     @discardableResult
-    public func send(_ bytes: [UInt8], to address: [UInt8], port: UInt16, interface index: UInt32)
-        throws(SocketError)
-        -> Bool
-    {
+    public func send(
+        _ bytes: [UInt8], to address: [UInt8], port: UInt16, interface index: UInt32, source: [UInt8]? = nil
+    ) throws(SocketError) -> Bool {
         if isIPv6 {
             var interface = index
             setsockopt(
@@ -212,6 +213,9 @@ public struct DatagramSocket: Hashable, Sendable {
         } else {
             var request = ip_mreqn()
             request.imr_ifindex = Int32(bitPattern: index)
+            if let source, source.count == 4 {
+                withUnsafeMutableBytes(of: &request.imr_address) { $0.copyBytes(from: source) }
+            }
             setsockopt(
                 fd, Int32(IPPROTO_IP), IP_MULTICAST_IF, &request, socklen_t(MemoryLayout<ip_mreqn>.size))
         }

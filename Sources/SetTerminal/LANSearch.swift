@@ -34,8 +34,10 @@ public enum LANSearch {
             for socket in sockets {
                 let group = socket.isIPv6 ? DatagramSocket.mdnsGroupIPv6 : DatagramSocket.mdnsGroupIPv4
                 for interface in interfaces {
+                    let source = interface.addresses.first { $0.bytes.count == 4 }?.bytes
                     _ = try? socket.send(
-                        query, to: group, port: ResponderTiming.port, interface: interface.index)
+                        query, to: group, port: ResponderTiming.port, interface: interface.index,
+                        source: source)
                 }
             }
         }

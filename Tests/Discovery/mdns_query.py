@@ -91,12 +91,45 @@ def parse(data):
     return msg_id, flags, records
 
 
+def listen(seconds):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("0.0.0.0", 5353))
+    sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+                    socket.inet_aton("224.0.0.251") + socket.inet_aton("0.0.0.0"))
+    print(json.dumps({"listening": True}), flush=True)
+    deadline = time.monotonic() + seconds
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return 0
+        sock.settimeout(remaining)
+        try:
+            data, sender = sock.recvfrom(9000)
+        except socket.timeout:
+            return 0
+        try:
+            _, flags, records = parse(data)
+        except (ValueError, IndexError, struct.error):
+            continue
+        print(json.dumps({
+            "from": sender[0], "response": bool(flags & 0x8000),
+            "records": [{"name": r["name"], "type": r["type"], "ttl": r["ttl"]} for r in records],
+        }, sort_keys=True), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--service", default="_setd._tcp.local")
     parser.add_argument("--wait", type=float, default=1.5)
     parser.add_argument("--ipv6", action="store_true", help="ask on ff02::fb over loopback instead")
+    parser.add_argument("--listen", action="store_true",
+                        help="send nothing: join 224.0.0.251:5353 and print every mDNS packet heard in --wait "
+                             "seconds, one JSON line each (announcements, goodbyes, queries)")
     args = parser.parse_args()
+    if args.listen:
+        return listen(args.wait)
 
     query_id = random.randrange(1, 0xFFFF)
     query = struct.pack("!HHHHHH", query_id, 0, 1, 0, 0, 0) + encode_name(args.service) + struct.pack("!HH", 12, 1)

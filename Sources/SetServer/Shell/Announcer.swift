@@ -194,9 +194,13 @@ final class Announcer {
             let bytes = packet.message.encoded
             switch packet.destination {
             case .multicast(let interface):
+                let source = responder.interfaces.first { $0.index == interface }?.addresses
+                    .first { !$0.address.isIPv6 }?.address.bytes
                 for socket in members[interface] ?? [] {
                     let group = socket.isIPv6 ? DatagramSocket.mdnsGroupIPv6 : DatagramSocket.mdnsGroupIPv4
-                    send(bytes, on: socket, to: group, port: ResponderTiming.port, interface: interface)
+                    send(
+                        bytes, on: socket, to: group, port: ResponderTiming.port, interface: interface,
+                        source: source)
                 }
             case .unicast(let address, let port, let interface):
                 guard let socket = sockets.first(where: { $0.isIPv6 == address.isIPv6 }) else { continue }
@@ -213,10 +217,11 @@ final class Announcer {
     }
 
     private func send(
-        _ bytes: [UInt8], on socket: DatagramSocket, to address: [UInt8], port: UInt16, interface: UInt32
+        _ bytes: [UInt8], on socket: DatagramSocket, to address: [UInt8], port: UInt16, interface: UInt32,
+        source: [UInt8]? = nil
     ) {
         do {
-            try socket.send(bytes, to: address, port: port, interface: interface)
+            try socket.send(bytes, to: address, port: port, interface: interface, source: source)
         } catch {
             logger.log(.debug, "mdns-send", [("error", "\(error)")])
         }
