@@ -90,6 +90,8 @@ let package = Package(
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
         .testTarget(
             name: "SetClientTests",
-            dependencies: ["SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport"]),
+            dependencies: [
+                "SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport", "SetDiscovery",
+            ]),
     ]
 )

@@ -95,7 +95,7 @@ public enum LANSearch {
 
     /// The server a typed answer picks (`2`, or the instance name), or `nil`.
     public static func pick(_ answer: String, from servers: [FoundServer]) -> FoundServer? {
-        let trimmed = answer.trimmingCharacters(in: " \t\r\n")
+        let trimmed = answer.trimmedOfWhitespace
         if let number = Int(trimmed), (1...servers.count).contains(number) { return servers[number - 1] }
         return servers.first { $0.instance == trimmed }
     }
@@ -150,10 +150,10 @@ extension LANSearch {
 }
 
 extension String {
-    fileprivate func trimmingCharacters(in characters: String) -> String {
+    fileprivate var trimmedOfWhitespace: String {
         var text = Substring(self)
-        while let first = text.first, characters.contains(first) { text.removeFirst() }
-        while let last = text.last, characters.contains(last) { text.removeLast() }
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
         return String(text)
     }
 }
