@@ -61,11 +61,18 @@ query)
     start one --announce --log-level debug
     pause 1.5
     echo "QUERY-EMPTY $($query)"
-    # A player joins a room through --find, and stays a moment.
-    (pause 3; echo /quit) | timeout 10 "$cli" --find --plain --name bob --room fun >"$work/cli.out" 2>&1 &
+    # A player joins a room through --find, and stays until the counts have been read.
+    (for _ in $(seq 150); do [ -e "$work/done" ] && break; sleep 0.1; done; echo /quit) |
+        timeout 20 "$cli" --find --plain --name bob --room fun >"$work/cli.out" 2>&1 &
     cli_pid=$!
-    pause 2.2
-    echo "QUERY-PLAYING $($query)"
+    # The counts reach the records within a second of the join (the server's tick); a loaded machine
+    # may take longer to get bob there.
+    for _ in $(seq 10); do
+        playing=$($query --wait 1)
+        case $playing in *'"rooms": "1"'*) break ;; esac
+    done
+    echo "QUERY-PLAYING $playing"
+    touch "$work/done"
     wait $cli_pid
     echo "CLI-STATUS $?"
     sed 's/^/CLI /' "$work/cli.out"

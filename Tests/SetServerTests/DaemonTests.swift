@@ -77,7 +77,7 @@ import Testing
         for flag in listed {
             let value: [String] =
                 switch flag {
-                case "--help", "--version", "--no-http", "--no-qr": []
+                case "--help", "--version", "--no-http", "--no-qr", "--announce": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]

@@ -52,8 +52,8 @@ public enum DaemonCommand {
           --no-qr                print no QR code of the page's link under the banner (it is
                                  printed only when standard output is a terminal)
           --announce             answer multicast DNS / DNS-SD queries on the LAN (_setd._tcp and
-                                 _http._tcp), so `set-cli --find` finds this server; off by default,
-                                 when setd sends nothing to the LAN
+                                 _http._tcp), so that set-cli's find finds this server; off by
+                                 default, when setd sends nothing to the LAN
           --check-journal DIR    say whether the journal in DIR restores, where it is damaged, and
                                  what a repair would drop
           --repair-journal DIR   keep a copy of a damaged journal and drop only what is damaged (a
