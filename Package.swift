@@ -31,6 +31,9 @@ let package = Package(
             ]),
         // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
         .target(name: "SetQR"),
+        // Multicast DNS and DNS-SD without I/O: the DNS message codec, the responder's state machine
+        // (`setd --announce`) and the finder's side (`set-cli --find`).
+        .target(name: "SetDiscovery"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
         .target(name: "SetSocket", dependencies: ["CEpoll"]),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
@@ -46,9 +49,11 @@ let package = Package(
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(
             name: "SetServer",
-            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR"]),
+            dependencies: [
+                "SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR", "SetDiscovery",
+            ]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
-        .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
+        .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket", "SetDiscovery"]),
         // The protocol bots and the load tester that runs fleets of them.
         .target(name: "SetBots", dependencies: ["SetGame", "SetProtocol", "SetSocket"]),
         // Test helpers shared by the test targets and the fuzzers: the in-memory server, loopback
@@ -73,6 +78,7 @@ let package = Package(
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
+        .testTarget(name: "SetDiscoveryTests", dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
         .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
@@ -93,6 +99,8 @@ let package = Package(
             dependencies: ["SetServerCore", "SetTestSupport", "SetProtocol", "SetGame"]),
         .testTarget(
             name: "SetClientTests",
-            dependencies: ["SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport"]),
+            dependencies: [
+                "SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport", "SetDiscovery",
+            ]),
     ]
 )

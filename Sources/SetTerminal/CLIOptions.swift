@@ -26,6 +26,8 @@ public struct CLIOptions: Equatable, Sendable {
     public var isBell = false
     /// Whether to watch the room instead of sitting down (`--watch`).
     public var isWatching = false
+    /// Whether to find the server on the LAN by multicast DNS instead of `--host` (`--find`).
+    public var isFinding = false
 
     /// Creates the defaults.
     public init() {}
@@ -33,7 +35,7 @@ public struct CLIOptions: Equatable, Sendable {
     /// The usage text.
     public static let usage = """
         usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
-                       [--option K=V ...] [--watch] [--no-color] [--plain] [--bell] [--version]
+                       [--option K=V ...] [--watch] [--no-color] [--plain] [--bell] [--find] [--version]
 
         Plays SET (or Matchismo) on a setd server from a terminal.
           --host H        server address (default 127.0.0.1)
@@ -48,6 +50,9 @@ public struct CLIOptions: Equatable, Sendable {
           --plain         one line per update instead of the full screen (the default when
                           standard output is not a terminal); commands are read line by line
           --bell          ring the terminal bell when a set is taken
+          --find          ask the LAN which setd servers there are (multicast DNS; the host runs
+                          setd --announce), list them with their addresses, and join the only
+                          one or the one you pick; instead of --host and --port
           --version       print the version and exit
         Your seat is kept in $XDG_STATE_HOME/set-cli (~/.local/state/set-cli), so set-cli started
         again with the same --name on the same server takes it back.
@@ -123,9 +128,16 @@ public struct CLIOptions: Equatable, Sendable {
                 options.isBell = true
             case "--watch":
                 options.isWatching = true
+            case "--find":
+                options.isFinding = true
             default:
                 throw CLIError("unknown argument '\(TextRules.sanitized(argument))'")
             }
+        }
+        if options.isFinding,
+            arguments.contains(where: { $0.hasPrefix("--host") || $0.hasPrefix("--port") || $0 == "-p" })
+        {
+            throw CLIError("--find looks the server up on the LAN: give it without --host and --port")
         }
         return options
     }

@@ -80,7 +80,7 @@ public final class TerminalClient: @unchecked Sendable {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
         if environment["USER"] == nil { environment["USER"] = environment["LOGNAME"] }
-        let options: CLIOptions
+        var options: CLIOptions
         do {
             options = try CLIOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment)
         } catch {
@@ -96,6 +96,15 @@ public final class TerminalClient: @unchecked Sendable {
             exit(0)
         }
         Socket.ignoreBrokenPipes()
+        if options.isFinding {
+            do {
+                options = try LANSearch.choose(
+                    options, readLine: LANSearch.readAnswer, write: { TerminalDevice.write($0) })
+            } catch {
+                printError("set-cli: \(error)")
+                exit(1)
+            }
+        }
         let isFullScreen =
             !options.isPlain && TerminalDevice.isTerminal(STDIN_FILENO)
             && TerminalDevice.isTerminal(STDOUT_FILENO)

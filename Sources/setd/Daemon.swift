@@ -26,8 +26,8 @@ enum Daemon {
         case .version:
             print(DaemonCommand.version)
             exit(0)
-        case .run(let configuration, let showsQRCode):
-            run(configuration, showsQRCode: showsQRCode)
+        case .run(let configuration, let showsQRCode, let announces):
+            run(configuration, showsQRCode: showsQRCode, announces: announces)
         case .checkJournal(let directory):
             report(JournalTool.check(directory: directory))
         case .repairJournal(let directory):
@@ -40,7 +40,8 @@ enum Daemon {
         exit(report.isHealthy ? 0 : 1)
     }
 
-    private static func run(_ configuration: ServerConfiguration, showsQRCode: Bool) -> Never {
+    private static func run(_ configuration: ServerConfiguration, showsQRCode: Bool, announces: Bool) -> Never
+    {
         var configuration = configuration
         let descriptors = raiseDescriptorLimit()
         // As nginx warns when worker_connections exceed the open file limit: past the limit, accepts
@@ -56,7 +57,7 @@ enum Daemon {
             }
             configuration.maxClients = fitting
         }
-        let server = Server(configuration: configuration) { status in exit(status) }
+        let server = Server(configuration: configuration, announces: announces) { status in exit(status) }
         // Before start: a stop requested while a long journal is being restored is not lost either.
         let signals = exitOnSignals(server)
         let port: UInt16

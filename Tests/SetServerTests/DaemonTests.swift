@@ -77,7 +77,7 @@ import Testing
         for flag in listed {
             let value: [String] =
                 switch flag {
-                case "--help", "--version", "--no-http", "--no-qr": []
+                case "--help", "--version", "--no-http", "--no-qr", "--announce": []
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]
@@ -99,7 +99,7 @@ import Testing
 
     @Test func rateLimitTakesARateAndABurst() throws {
         for (arguments, rate, burst) in [("0", 0.0, 0.0), ("50", 50, 100), ("1000/5000", 1000, 5000)] {
-            guard case .run(let configuration, _) = try DaemonCommand.parse(["--rate-limit", arguments])
+            guard case .run(let configuration, _, _) = try DaemonCommand.parse(["--rate-limit", arguments])
             else {
                 Issue.record("--rate-limit \(arguments) does not run the server")
                 continue
@@ -117,7 +117,7 @@ import Testing
     @Test func fsyncTakesItsThreePoliciesOnly() throws {
         for (name, policy) in [("always", FsyncPolicy.always), ("everysec", .everySecond), ("no", .never)] {
             guard
-                case .run(let configuration, _) = try DaemonCommand.parse([
+                case .run(let configuration, _, _) = try DaemonCommand.parse([
                     "--state-dir", "/x", "--fsync", name,
                 ])
             else {

@@ -6,8 +6,8 @@ import Testing
 /// `setd` executable prints, and its links must reach the daemon it started.
 @Suite struct WebDaemonTests {
     @Test func noHTTPTurnsThePageOffAndHTTPIsOnByDefault() throws {
-        guard case .run(let defaults, _) = try DaemonCommand.parse([]),
-            case .run(let off, _) = try DaemonCommand.parse(["--no-http", "--port", "0"])
+        guard case .run(let defaults, _, _) = try DaemonCommand.parse([]),
+            case .run(let off, _, _) = try DaemonCommand.parse(["--no-http", "--port", "0"])
         else {
             Issue.record("setd did not parse to a run")
             return

@@ -13,7 +13,7 @@ public enum DaemonCommand {
                     [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
-                    [--rate-limit N[/BURST]] [--no-qr] [--allow-origin ORIGIN ...]
+                    [--rate-limit N[/BURST]] [--no-qr] [--allow-origin ORIGIN ...] [--announce]
                setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
@@ -51,6 +51,9 @@ public enum DaemonCommand {
                                  Without it only this server's own page may (its Origin must be its Host)
           --no-qr                print no QR code of the page's link under the banner (it is
                                  printed only when standard output is a terminal)
+          --announce             answer multicast DNS / DNS-SD queries on the LAN (_setd._tcp and
+                                 _http._tcp), so that set-cli's find finds this server; off by
+                                 default, when setd sends nothing to the LAN
           --check-journal DIR    say whether the journal in DIR restores, where it is damaged, and
                                  what a repair would drop
           --repair-journal DIR   keep a copy of a damaged journal and drop only what is damaged (a
@@ -66,8 +69,9 @@ public enum DaemonCommand {
 
     /// What the command line asks for.
     public enum Action: Equatable {
-        /// Serve with `configuration`; `showsQRCode` is false after `--no-qr`.
-        case run(ServerConfiguration, showsQRCode: Bool)
+        /// Serve with `configuration`; `showsQRCode` is false after `--no-qr`, `announces` true after
+        /// `--announce`.
+        case run(ServerConfiguration, showsQRCode: Bool, announces: Bool = false)
         case checkJournal(String)
         case repairJournal(String)
         case help
@@ -78,6 +82,7 @@ public enum DaemonCommand {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var configuration = ServerConfiguration()
         var showsQRCode = true
+        var announces = false
         var rest = arguments[...]
         func value(_ flag: String) throws(UsageError) -> String {
             guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
@@ -120,6 +125,7 @@ public enum DaemonCommand {
             case "--state-dir": configuration.stateDirectory = try value(flag)
             case "--no-http": configuration.isHTTPEnabled = false
             case "--no-qr": showsQRCode = false
+            case "--announce": announces = true
             case "--allow-origin":
                 let origin = try value(flag)
                 guard origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/")
@@ -166,6 +172,6 @@ public enum DaemonCommand {
         if configuration.stateDirectory == nil, arguments.contains("--fsync") {
             throw UsageError(description: "--fsync needs --state-dir: without a journal nothing is written")
         }
-        return .run(configuration, showsQRCode: showsQRCode)
+        return .run(configuration, showsQRCode: showsQRCode, announces: announces)
     }
 }

@@ -15,12 +15,16 @@ public final class Server: Sendable {
     public let configuration: ServerConfiguration
     private let shell: QueueConfined<Shell>
 
-    /// Creates a server; nothing happens until ``start()``. `onFatal` runs, on the server's queue, when
-    /// the server had to stop at once (a journal write failed): the daemon exits with the status given.
-    public init(configuration: ServerConfiguration, onFatal: @escaping @Sendable (Int32) -> Void = { _ in }) {
+    /// Creates a server; nothing happens until ``start()``. With `announces` it answers mDNS/DNS-SD
+    /// queries on the LAN (`setd --announce`). `onFatal` runs, on the server's queue, when the server
+    /// had to stop at once (a journal write failed): the daemon exits with the status given.
+    public init(
+        configuration: ServerConfiguration, announces: Bool = false,
+        onFatal: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         let queue = DispatchQueue(label: "setd.server")
-        let shell = Shell(configuration: configuration, queue: queue)
+        let shell = Shell(configuration: configuration, queue: queue, announces: announces)
         shell.onFatal = onFatal
         self.shell = QueueConfined(shell, to: queue)
     }

@@ -43,9 +43,14 @@ final class Shell {
     var onFatal: @Sendable (Int32) -> Void = { _ in }
     /// Whether the engine stopped the server; nothing more is read, written or accepted.
     private var isDead = false
+    /// Whether to answer mDNS/DNS-SD queries for the server (`--announce`).
+    let announces: Bool
+    /// The mDNS responder's sockets, while announcing.
+    private var announcer: Announcer?
 
-    init(configuration: ServerConfiguration, queue: DispatchQueue) {
+    init(configuration: ServerConfiguration, queue: DispatchQueue, announces: Bool = false) {
         self.configuration = configuration
+        self.announces = announces
         self.queue = queue
         logger = Logger(minimum: configuration.logLevel)
         engine = Engine(configuration: configuration)
@@ -92,11 +97,19 @@ final class Shell {
         flushSource = flush
         let port = socket.localPort
         logger.log(.info, "listen", [("host", configuration.host ?? "*"), ("port", "\(port)")])
+        if announces {
+            announcer = Announcer.start(
+                port: port, host: configuration.host, isHTTPEnabled: configuration.isHTTPEnabled,
+                counts: engine.core.publicRoomCounts, queue: queue, logger: logger)
+        }
         return port
     }
 
     /// Says `BYE <reason>` to every client, writes what the sockets take, closes them and stops listening.
     func stop(reason: String) {
+        // Goodbye to the LAN first: finders stop listing a server that is going away.
+        announcer?.stop()
+        announcer = nil
         perform(engine.shutDown(reason: reason, at: SystemClock.now()))
         // A suspended source is resumed before it is cancelled: one must never be released suspended.
         if isAcceptPaused { listenSource?.resume() }
@@ -228,6 +241,8 @@ final class Shell {
     /// Stops at once, as a crash would: nothing queued is written, every socket and the listener close.
     private func die() {
         isDead = true
+        announcer?.stop()
+        announcer = nil
         if isAcceptPaused { listenSource?.resume() }
         isAcceptPaused = false
         listenSource?.cancel()
@@ -269,6 +284,7 @@ final class Shell {
 
     private func tick() {
         perform(engine.tick(at: SystemClock.now()))
+        announcer?.update(counts: engine.core.publicRoomCounts)
         tickJournal()
     }
 
