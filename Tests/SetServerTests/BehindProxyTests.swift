@@ -9,7 +9,8 @@ import Testing
 /// PROXY v2 header) and Caddy (the page and `/ws`). Everything is on 127.0.0.0/8: a self-signed
 /// certificate from `openssl`, ports chosen free at run time, the proxy a child process in the
 /// foreground, stopped at the end, and players in `Tests/Proxy/proxy_players.py` (Python's `ssl`: Swift
-/// has no TLS client here), each connecting from an address of its own (127.0.0.2, 127.0.0.3, …).
+/// has no TLS client here), each connecting from an address of its own (127.0.0.2, 127.0.0.3, …), and
+/// README's terminal clients for the line protocol over TLS, `openssl s_client -quiet` and `ncat --ssl`.
 ///
 /// setd runs with `--trust-proxy 127.0.0.1 --max-rooms-per-ip 1 --max-per-ip 2`: four friends at four
 /// addresses behind one proxy each get their room; the first friend's second room and third connection
@@ -76,6 +77,13 @@ import Testing
         try rig.playFriends(.webSocket, sources: (3...6).map { "127.0.0.\($0)" }, spoofer: "127.0.0.7")
         try rig.playFriends(.line, sources: (8...11).map { "127.0.0.\($0)" }, spoofer: "127.0.0.12")
         try rig.playDirect(source: "127.0.0.13")
+        // README's way for a friend with a terminal: openssl s_client (which cannot choose its source).
+        try rig.playTerminal(
+            "openssl",
+            [
+                "s_client", "-quiet", "-connect", "127.0.0.1:\(rig.linePort)", "-CAfile", rig.certificate,
+                "-verify_return_error",
+            ], name: "sclient", source: "127.0.0.1")
     }
 
     @Test(.timeLimit(.minutes(2))) func haproxyCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
@@ -102,6 +110,14 @@ import Testing
         try rig.playFriends(.webSocket, sources: (3...6).map { "127.0.0.\($0)" }, spoofer: "127.0.0.7")
         try rig.playFriends(.line, sources: (8...11).map { "127.0.0.\($0)" }, spoofer: "127.0.0.12")
         try rig.playDirect(source: "127.0.0.13")
+        // README's other way: ncat --ssl, here from an address of its own.
+        guard let ncat = Self.require("ncat", package: "ncat") else { return }
+        try rig.playTerminal(
+            ncat,
+            [
+                "--ssl", "--ssl-verify", "--ssl-trustfile", rig.certificate, "-4", "-s", "127.0.0.14", "localhost",
+                String(rig.linePort),
+            ], name: "ncat", source: "127.0.0.14")
     }
 
     @Test(.timeLimit(.minutes(2))) func caddyCarriesThePageAndWebSocketPlayersEachAtTheirOwnAddress() throws {
@@ -175,7 +191,7 @@ final class Rig {
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-days", "2",
-                "-subj", "/CN=set.test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:set.test", "-keyout",
+                "-subj", "/CN=set.test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
                 key,
                 "-out", certificate,
             ], timeout: 20)
@@ -342,6 +358,23 @@ final class Rig {
             #expect(daemon.log.contains("peer=\(spoofer):"), "\(context)")
         }
         #expect(!daemon.log.contains("10.9.9.9"), "the spoofed address is never used: \(context)")
+    }
+
+    /// A friend at a terminal, with `program` over TLS to the line port: greeted, plays, and is named
+    /// in setd's log at `source`. The program is stopped at the end (s_client -quiet ignores the end of
+    /// its input).
+    func playTerminal(_ program: String, _ arguments: [String], name: String, source: String) throws {
+        let path = program.hasPrefix("/") ? program : programOnPath(program)!
+        let child = try Child(path, arguments, input: .socket)
+        defer { child.stop() }
+        child.type("HELLO \(name)")
+        child.type("JOIN \(name)room")
+        child.type("PING")
+        try child.waitForOutput("OK PING", timeout: 10)
+        let output = child.output
+        #expect(
+            output.hasPrefix("SETD 1 ") && output.contains("OK JOIN \(name)room "), "\(program): \(output)")
+        #expect(logNames(source), "\(program) at \(source): \(daemon.log)")
     }
 
     /// Straight to setd, from an address it does not trust: its PROXY header closes the connection,
