@@ -115,7 +115,8 @@ import Testing
         try rig.playTerminal(
             ncat,
             [
-                "--ssl", "--ssl-verify", "--ssl-trustfile", rig.certificate, "-4", "-s", "127.0.0.14", "localhost",
+                "--ssl", "--ssl-verify", "--ssl-trustfile", rig.certificate, "-4", "-s", "127.0.0.14",
+                "localhost",
                 String(rig.linePort),
             ], name: "ncat", source: "127.0.0.14")
     }
@@ -145,6 +146,17 @@ import Testing
         try rig.playPage(source: "127.0.0.2")
         try rig.playFriends(.webSocket, sources: (3...6).map { "127.0.0.\($0)" }, spoofer: "127.0.0.7")
         try rig.playDirect(source: "127.0.0.13")
+    }
+
+    /// README's configurations are these files, the ones the tests above run: it links each, and there
+    /// is no other.
+    @Test func theREADMELinksEveryConfigurationTheTestsRun() throws {
+        let readme = String(decoding: readFile(Self.root + "/README.md") ?? [], as: UTF8.self)
+        let files = directoryEntries(Self.root + "/scripts/proxy").sorted()
+        #expect(files == ["Caddyfile", "haproxy-setd.cfg", "nginx-setd-stream.conf", "nginx-setd.conf"])
+        for file in files {
+            #expect(readme.contains("](scripts/proxy/\(file))"), "README links scripts/proxy/\(file)")
+        }
     }
 
     /// The path of `program`, or a failure that names its Debian package.
