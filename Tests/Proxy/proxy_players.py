@@ -28,7 +28,7 @@ import socket
 import ssl
 import sys
 
-TIMEOUT = 10
+TIMEOUT = 10  # seconds for every socket operation; --timeout changes it
 SPOOFED = "10.9.9.9"
 
 
@@ -226,6 +226,7 @@ def direct(args):
 
 
 def main():
+    global TIMEOUT
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario", choices=["page", "friends", "direct"])
     parser.add_argument("--kind", choices=["ws", "line"])
@@ -236,7 +237,9 @@ def main():
     parser.add_argument("--spoofer", default="127.0.0.20")
     parser.add_argument("--origin")
     parser.add_argument("--names", default="friend", help="the players' names and rooms start with this")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT)
     args = parser.parse_args()
+    TIMEOUT = args.timeout
     try:
         {"page": page, "friends": friends, "direct": direct}[args.scenario](args)
     except (OSError, EOFError) as error:

@@ -1,4 +1,5 @@
 import SetEngine
+import SetGame
 import SetServerCore
 import SetWeb
 import Testing
@@ -196,6 +197,36 @@ import Testing
         #expect(
             ProxyHeader.signature(of: [0x0D, 0x0A]) == .partial, "a blank line may be a signature's start")
         #expect(ProxyHeader.signature(of: [0x0D, 0x0A, 0x0D, 0x0A, 0x41]) == .none)
+    }
+
+    /// Seeded random bytes behind each signature: parsing never traps, a header never claims more bytes
+    /// than there are or more than its version's cap, and a header's verdict does not change with what
+    /// follows it.
+    @Test func randomBytesBehindTheSignaturesNeverBreakTheParser() {
+        var random = SeededGenerator(seed: 29)
+        for round in 0..<20_000 {
+            let prefix = round.isMultiple(of: 2) ? Array("PROXY ".utf8) : Self.signature + [0x21, 0x11]
+            let count = Int.random(in: 0...160, using: &random)
+            var bytes = prefix + (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            // Every fourth: a short length field, so that whole headers with random blocks come up.
+            if round % 4 == 1, bytes.count >= 16 {
+                bytes[14] = 0
+                bytes[15] = UInt8.random(in: 0...40, using: &random)
+            }
+            switch ProxyHeader.parse(bytes) {
+            case .header(let header, let length):
+                let cap =
+                    header.version == 1
+                    ? ProxyHeader.maximumVersion1Length : ProxyHeader.maximumVersion2Length
+                #expect(length <= bytes.count && length <= cap, "\(bytes)")
+                #expect(
+                    ProxyHeader.parse(Array(bytes.prefix(length)) + [1, 2, 3]) == ProxyHeader.parse(bytes))
+            case .notAHeader:
+                Issue.record("a signature is always a header's start: \(bytes)")
+            case .incomplete, .invalid:
+                break
+            }
+        }
     }
 
     // MARK: Forwarding fields

@@ -21,10 +21,10 @@ import Testing
 @Suite(.serialized) struct BehindProxyTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    /// What one proxy, one setd and the players may take in all, on a loaded machine.
-    static let playersTimeout = 30.0
+    /// What one run of the players may take, on a loaded machine (and longer under ThreadSanitizer).
+    static let playersTimeout = 30.0 * testTimeScale
 
-    @Test(.timeLimit(.minutes(2))) func nginxCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
+    @Test(.timeLimit(.minutes(3))) func nginxCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
         throws
     {
         guard let nginx = Self.require("nginx", package: "nginx"), let rig = try Rig.make() else { return }
@@ -86,7 +86,7 @@ import Testing
             ], name: "sclient", source: "127.0.0.1")
     }
 
-    @Test(.timeLimit(.minutes(2))) func haproxyCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
+    @Test(.timeLimit(.minutes(3))) func haproxyCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
         throws
     {
         guard let haproxy = Self.require("haproxy", package: "haproxy"), let rig = try Rig.make() else {
@@ -121,7 +121,7 @@ import Testing
             ], name: "ncat", source: "127.0.0.14")
     }
 
-    @Test(.timeLimit(.minutes(2))) func caddyCarriesThePageAndWebSocketPlayersEachAtTheirOwnAddress() throws {
+    @Test(.timeLimit(.minutes(3))) func caddyCarriesThePageAndWebSocketPlayersEachAtTheirOwnAddress() throws {
         guard let caddy = Self.require("caddy", package: "caddy"), let rig = try Rig.make() else { return }
         let directory = rig.directory.path
         // The site's name becomes the test's address, with the test's certificate instead of one from
@@ -294,7 +294,9 @@ final class Rig {
     /// Runs the players' script; returns its JSON.
     func players(_ arguments: [String]) throws -> [String: Any] {
         let script = BehindProxyTests.root + "/Tests/Proxy/proxy_players.py"
-        let child = try Child(programOnPath("python3")!, [script] + arguments + ["--cafile", certificate])
+        let child = try Child(
+            programOnPath("python3")!,
+            [script] + arguments + ["--cafile", certificate, "--timeout", String(10 * testTimeScale)])
         guard let status = child.wait(timeout: BehindProxyTests.playersTimeout) else {
             child.stop()
             throw ClientError(
