@@ -122,7 +122,7 @@ extension Engine {
     }
 
     /// A trusted proxy's header that breaks the specification: the specification says to abort.
-    private func rejectProxyHeader(on connection: Connection, reason: String) {
+    func rejectProxyHeader(on connection: Connection, reason: String) {
         emit(
             .log(
                 LogEvent(

@@ -425,6 +425,17 @@ public final class Engine {
             guard let connection = connections[id], connection.sniffDeadline <= now.uptime else { continue }
             switch connection.mode {
             case .sniffing(let held):
+                // A trusted proxy sends its header at once, in one segment: one still unfinished when the
+                // window ends is broken, and is refused like a malformed one.
+                if connection.awaitsProxyHeader, ProxyHeader.signature(of: held) != .none,
+                    ProxyHeader.signature(of: held) != .partial
+                {
+                    rejectProxyHeader(
+                        on: connection,
+                        reason:
+                            "an incomplete PROXY header when the \(configuration.sniffWindow) s window ended")
+                    continue
+                }
                 // Silent (or only the start of a header or a signature): a line protocol client. From a
                 // trusted proxy without a header, it is the proxy's own (an operator's nc on that host).
                 connection.awaitsProxyHeader = false
@@ -490,6 +501,11 @@ public final class Engine {
         }
         guard connection.isCounted, connection.countedKey != client.key else { return true }
         if addressFullText(client) != nil { return false }
+        // A proxy's connection carrying another client's request: that client's rate is its own.
+        if connection.countedKey != nil {
+            connection.limiter = RateLimiter(
+                rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+        }
         uncountAddress(of: connection)
         perAddress[client.key, default: 0] += 1
         connection.countedKey = client.key

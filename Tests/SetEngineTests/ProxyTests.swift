@@ -183,7 +183,17 @@ import Testing
         let tooLong = server.open("too long", host: Self.proxy)
         try tooLong.send(bytes: Array(("PROXY UNKNOWN " + String(repeating: "x", count: 200)).utf8))
         #expect(try tooLong.expectEOF().isEmpty)
-        #expect(server.logs.filter { $0.name == "proxy-header-invalid" }.count == 3)
+        // A header still unfinished when the window ends (a proxy sends it whole, at once).
+        for (index, start) in [
+            Array("PROXY TCP4 203.0.113.9".utf8), Array(Self.v2([1, 2, 3, 4], port: 1).prefix(20)),
+        ]
+        .enumerated() {
+            let stalled = server.open("stalled \(index)", host: Self.proxy)
+            try stalled.send(bytes: start)
+            #expect(stalled.lines(arrivingWithin: server.engine.configuration.sniffWindow).isEmpty)
+            #expect(stalled.isAtEOF, "stalled \(index) is closed at the window's end")
+        }
+        #expect(server.logs.filter { $0.name == "proxy-header-invalid" }.count == 5)
         #expect(server.connectionCount == 0)
     }
 
@@ -226,6 +236,20 @@ import Testing
                 "info http id=2 peer=198.51.100.7:40002 path=/ status=200",
                 "info http id=3 peer=[2001:db8::9]:4711 path=/ status=200",
             ], "the right-most untrusted hop; a field from a peer not trusted changes nothing")
+    }
+
+    /// The page's per-address request rate (a burst of 40) is each client's behind the proxy: one
+    /// client pulling the page gets 429, another at the same instant is served.
+    @Test func thePagesRequestRateIsEachClientsBehindTheProxy() throws {
+        let server = Self.server()
+        func get(_ client: String) throws -> Int {
+            let request =
+                "GET / HTTP/1.1\r\nHost: h\r\n\(Self.forwarded): \(client)\r\nConnection: close\r\n\r\n"
+            return try server.http(Array(request.utf8), host: Self.proxy).response.status
+        }
+        let statuses = try (0..<41).map { _ in try get("203.0.113.1") }
+        #expect(statuses.prefix(40).allSatisfy { $0 == 200 } && statuses.last == 429, "\(statuses)")
+        #expect(try get("203.0.113.2") == 200, "another client behind the same proxy")
     }
 
     @Test func fourWebSocketFriendsBehindOneProxyEachGetTheirRoomAndTheirConnectionLimit() throws {
