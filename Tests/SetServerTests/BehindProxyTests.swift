@@ -164,7 +164,7 @@ import Testing
         for (name, debian) in [(program, package), ("openssl", "openssl"), ("python3", "python3")]
         where programOnPath(name) == nil {
             Issue.record(
-                "\(name) is not installed (Debian package \(debian)); the proxy tests run it (.ci/run installs it)"
+                "\(name) is not installed (Debian package \(debian): apt-get install \(debian)); the proxy tests run it"
             )
             return nil
         }
