@@ -5,7 +5,9 @@ import SetWeb
 /// Every connection from accept to close, without I/O: the first-bytes sniff, HTTP and its keep-alive,
 /// the WebSocket framer and its pings, the telnet filter, the line framer, the rate limit every input
 /// pays, output accounting against one cap, the sniff/408/HTTP-life/closing deadlines, per-address
-/// counts, the journal gate and the drop order. Bytes and times go in; ordered ``Action``s come out.
+/// counts (of the real client behind a `--trust-proxy` proxy, named by its PROXY header or its requests'
+/// forwarding fields), the journal gate and the drop order. Bytes and times go in; ordered ``Action``s
+/// come out.
 ///
 /// Ownership rule: one engine, and the ``ServerCore`` inside it, is owned by one caller — the daemon's
 /// shell, or a test's in-memory server — which hands it one input at a time, reads the clock once per
