@@ -43,8 +43,9 @@ let package = Package(
             name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"],
             exclude: ["README.md"]),
         // Every connection from accept to close without I/O: sniff, HTTP, WebSocket, telnet, framing,
-        // rate limits, output accounting, deadlines, per-address counts, the journal gate. Bytes and
-        // times in, actions out.
+        // rate limits, output accounting, deadlines, per-address counts (the real client's behind a
+        // trusted proxy: the PROXY protocol and forwarding fields), the journal gate. Bytes and times in,
+        // actions out.
         .target(name: "SetEngine", dependencies: ["SetServerCore", "SetProtocol", "SetWeb"]),
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(

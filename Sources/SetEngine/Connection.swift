@@ -24,7 +24,26 @@ final class Connection {
     }
 
     let id: ConnectionID
-    let peer: PeerAddress
+    /// The address the socket was accepted from.
+    let socketPeer: PeerAddress
+    /// Who sends the bytes: the socket's peer, or the client a trusted proxy's PROXY header names.
+    /// Forwarding fields of HTTP requests are read only while this is a trusted proxy.
+    var sender: PeerAddress
+    /// The client: the address every limit counts, every log line shows and the core is told.
+    var peer: PeerAddress
+    /// Whether the first bytes may be a PROXY header (the socket's peer is a trusted proxy and nothing
+    /// has been read from it yet).
+    var awaitsProxyHeader = false
+    /// The address key it is counted under for `--max-per-ip`; `nil` until its client is known (a
+    /// trusted proxy's connection is counted once its header or its request names the client), and for a
+    /// refused connection.
+    var countedKey: String?
+    /// When its current sniff window ends (uptime): a PROXY header starts a new window for the client's
+    /// own first bytes, and the queue's entry of the first window must then not end it.
+    var sniffDeadline = 0.0
+    /// Whether its first bytes are still to be checked for a PROXY header from a peer not trusted: set for
+    /// a connection greeted at accept (`--no-http`), which no sniff looks at.
+    var checksFirstBytes = false
     /// When it was accepted (uptime): an HTTP connection's life is counted from here.
     let openedAt: Double
     var mode: Mode
@@ -38,11 +57,13 @@ final class Connection {
     var backlog = 0
     /// When the engine asked for it to be closed, for the closing deadline.
     var closingSince: Double?
-    /// Whether it counts against `--max-clients` and `--max-per-ip` (a refused connection does not).
+    /// Whether it counts against `--max-clients` (a refused connection does not).
     var isCounted = true
 
     init(id: ConnectionID, peer: PeerAddress, mode: Mode, limiter: RateLimiter, at now: Double) {
         self.id = id
+        socketPeer = peer
+        sender = peer
         self.peer = peer
         self.mode = mode
         self.limiter = limiter

@@ -10,21 +10,21 @@ extension Engine {
     func receive(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
         switch connection.mode {
         case .sniffing(let held):
-            let all = held + bytes
-            switch FirstBytes.classify(all) {
-            case .undecided:
-                connection.mode = .sniffing(held: all)
-            case .lineProtocol:
-                greet(connection)
-                all.withUnsafeBytes { receiveLines($0, on: connection) }
-            case .http:
-                connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
-                watched.insert(connection.id)
-                receiveHeads(all, on: connection)
-            }
+            sniff(held + bytes, on: connection)
         case .refused(let text):
+            var input = Array(bytes)
+            // A trusted proxy's header goes first; the client's bytes after it choose the protocol.
+            if connection.awaitsProxyHeader, case .header(let header, let length) = ProxyHeader.parse(input) {
+                connection.awaitsProxyHeader = false
+                if let source = header.source {
+                    connection.sender = source
+                    connection.peer = source
+                }
+                input.removeFirst(length)
+                if input.isEmpty { return }
+            }
             // Told in the protocol its first bytes speak.
-            if FirstBytes.classify(Array(bytes)) == .lineProtocol {
+            if FirstBytes.classify(input) == .lineProtocol {
                 connection.mode = .lineProtocol
                 queue(lineBytes: ProtocolError(nil, .full, text).line, on: connection)
                 finish(connection)
@@ -32,6 +32,13 @@ extension Engine {
                 respond(WebRouter.reply(toFailure: .serviceUnavailable, text), to: nil, on: connection)
             }
         case .lineProtocol:
+            if connection.checksFirstBytes {
+                connection.checksFirstBytes = false
+                let signature = ProxyHeader.signature(of: bytes)
+                if signature == .version1 || signature == .version2 {
+                    return rejectUntrustedHeader(on: connection)
+                }
+            }
             receiveLines(bytes, on: connection)
         case .httpHead:
             receiveHeads(Array(bytes), on: connection)
@@ -39,6 +46,113 @@ extension Engine {
             receiveFrames(Array(bytes), on: connection)
         case .closing:
             break
+        }
+    }
+
+    /// A new connection's first bytes so far: a trusted proxy's PROXY header, then whether the client
+    /// speaks HTTP (`GET `) or the line protocol. A PROXY header where none may be (from a peer not
+    /// trusted, or a second one) closes the connection.
+    private func sniff(_ all: [UInt8], on connection: Connection) {
+        if connection.awaitsProxyHeader {
+            switch ProxyHeader.parse(all) {
+            case .incomplete:
+                connection.mode = .sniffing(held: all)
+                return
+            case .invalid(let reason):
+                return rejectProxyHeader(on: connection, reason: reason)
+            case .header(let header, let length):
+                return accept(header, length: length, of: all, on: connection)
+            case .notAHeader:
+                connection.awaitsProxyHeader = false
+            }
+        }
+        switch ProxyHeader.signature(of: all) {
+        case .version1, .version2:
+            return rejectUntrustedHeader(on: connection)
+        case .partial:
+            connection.mode = .sniffing(held: all)
+            return
+        case .none:
+            break
+        }
+        // With the page off only a trusted proxy's connection sniffs, and GET is then a command.
+        switch configuration.isHTTPEnabled ? FirstBytes.classify(all) : .lineProtocol {
+        case .undecided:
+            connection.mode = .sniffing(held: all)
+        case .lineProtocol:
+            // From a trusted proxy without a header, it is the proxy's own (an operator's nc there).
+            guard place(connection, as: connection.sender) else {
+                return refuseClient(connection, bytes: all)
+            }
+            greet(connection)
+            all.withUnsafeBytes { receiveLines($0, on: connection) }
+        case .http:
+            // A trusted proxy's request is placed by its forwarding fields (``receiveHeads(_:on:)``).
+            connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
+            watched.insert(connection.id)
+            receiveHeads(all, on: connection)
+        }
+    }
+
+    /// A trusted proxy's PROXY header: the connection is its client's from now on (counted under its
+    /// address, refused if that address is full), and the client's own first bytes, after the header,
+    /// are sniffed in a window of their own, as if it had just connected.
+    private func accept(_ header: ProxyHeader, length: Int, of all: [UInt8], on connection: Connection) {
+        connection.awaitsProxyHeader = false
+        if let source = header.source { connection.sender = source }
+        emit(
+            .log(
+                LogEvent(
+                    level: .debug, name: "proxy-header",
+                    fields: [
+                        ("id", "\(connection.id)"), ("via", connection.socketPeer.text),
+                        ("client", header.source?.text ?? "-"), ("version", "\(header.version)"),
+                    ])))
+        let rest = Array(all[length...])
+        guard place(connection, as: connection.sender) else { return refuseClient(connection, bytes: rest) }
+        connection.mode = .sniffing(held: [])
+        if configuration.isHTTPEnabled {
+            armSniffWindow(connection)
+        } else {
+            // The server speaks first with the page off, once it knows whom to.
+            connection.checksFirstBytes = true
+            greet(connection)
+        }
+        if !rest.isEmpty { rest.withUnsafeBytes { receive($0, on: connection) } }
+    }
+
+    /// A trusted proxy's header that breaks the specification: the specification says to abort.
+    func rejectProxyHeader(on connection: Connection, reason: String) {
+        emit(
+            .log(
+                LogEvent(
+                    level: .warn, name: "proxy-header-invalid",
+                    fields: [("id", "\(connection.id)"), ("peer", connection.peer.text), ("reason", reason)]))
+        )
+        abort(connection, reason: "invalid PROXY header")
+    }
+
+    /// A PROXY header from a peer that is not a trusted proxy (or a second one behind a proxy's): it would
+    /// let anyone choose the address every limit counts, so the connection is closed without a word.
+    private func rejectUntrustedHeader(on connection: Connection) {
+        if let count = untrustedHeaders.note(at: now.uptime) {
+            emit(
+                .log(
+                    LogEvent(
+                        level: .warn, name: "proxy-header-refused",
+                        fields: [
+                            ("id", "\(connection.id)"), ("peer", connection.peer.text),
+                            ("reason", "a PROXY header from a peer not trusted (--trust-proxy)"),
+                            ("refused", "\(count)"),
+                        ])))
+        }
+        abort(connection, reason: "PROXY header from a peer not trusted")
+    }
+
+    private func abort(_ connection: Connection, reason: String) {
+        finish(connection)
+        if core.isConnected(connection.id) {
+            carryOut(core.disconnected(connection.id, reason: reason, at: now))
         }
     }
 
@@ -171,9 +285,21 @@ extension Engine {
                 return
             case .complete(let head, let rest):
                 connection.mode = .httpHead(HTTPHeadParser(), since: now.uptime)
+                // A trusted proxy names the client of each request (a proxy may reuse a connection for
+                // another client's); counted under it before it pays anything.
+                if isTrusted(connection.sender) {
+                    let client = ForwardedFor.client(
+                        of: head, behind: connection.sender, isTrusted: isTrustedAddress)
+                    guard place(connection, as: client) else {
+                        let text = addressFullText(client) ?? "too many connections from your address"
+                        logRefusal(of: client, reason: "max-per-ip")
+                        respond(
+                            WebRouter.reply(toFailure: .serviceUnavailable, text), to: head, on: connection)
+                        return
+                    }
+                }
                 guard admit(on: connection, verb: nil), admitPage(from: connection) else { return }
-                let reply = WebRouter.reply(
-                    to: head, page: page, allowedOrigins: configuration.allowedOrigins)
+                let reply = WebRouter.reply(to: head, page: page, allowedOrigins: allowedOrigins)
                 respond(reply, to: head, on: connection)
                 // A reply that took the connection over its cap dropped it: nothing more happens on it.
                 guard connection.isReading else { return }

@@ -5,7 +5,9 @@ import SetWeb
 /// Every connection from accept to close, without I/O: the first-bytes sniff, HTTP and its keep-alive,
 /// the WebSocket framer and its pings, the telnet filter, the line framer, the rate limit every input
 /// pays, output accounting against one cap, the sniff/408/HTTP-life/closing deadlines, per-address
-/// counts, the journal gate and the drop order. Bytes and times go in; ordered ``Action``s come out.
+/// counts (of the real client behind a `--trust-proxy` proxy, named by its PROXY header or its requests'
+/// forwarding fields), the journal gate and the drop order. Bytes and times go in; ordered ``Action``s
+/// come out.
 ///
 /// Ownership rule: one engine, and the ``ServerCore`` inside it, is owned by one caller — the daemon's
 /// shell, or a test's in-memory server — which hands it one input at a time, reads the clock once per
@@ -53,6 +55,14 @@ public final class Engine {
     /// The core's `refuse-room` lines (a room refused for a limit): one a second, with the count, so a
     /// fleet that trips the limit a thousand times says so in one line, not a thousand.
     private var roomRefusals = LogThrottle(interval: 1)
+    /// PROXY headers from peers not trusted, logged at most once a second with a count: each is a new
+    /// connection, and a flood of them must not flood the log.
+    var untrustedHeaders = LogThrottle(interval: 1)
+    /// `--trust-proxy`: the peers whose PROXY headers and forwarding fields name the client.
+    let trustedProxies: [AddressRange]
+    /// The origins besides the request's own whose pages may use the page and its WebSocket:
+    /// `--allow-origin`'s and `--public-url`'s.
+    let allowedOrigins: [String]
     /// The time of the input being handled.
     var now = Instant(uptime: 0, wall: 0)
     let page: [UInt8]
@@ -65,6 +75,8 @@ public final class Engine {
     ) {
         self.configuration = configuration
         self.page = page
+        trustedProxies = configuration.trustedProxies
+        allowedOrigins = configuration.allowedOrigins + (configuration.publicURL.map { [$0] } ?? [])
         outputLimit = configuration.maximumOutputBytes
         core = ServerCore(configuration: configuration, random: random)
     }
@@ -79,46 +91,47 @@ public final class Engine {
 
     // MARK: Inputs
 
-    /// The shell accepted connection `id` from `peer`: greeted at once, or (while HTTP is on) after its
-    /// first bytes or its sniff window; turned away when the server or the peer's address is full.
+    /// The shell accepted connection `id` from `peer`: greeted at once, or (while HTTP is on, and always
+    /// for a trusted proxy, whose first bytes may be a PROXY header) after its first bytes or its sniff
+    /// window; turned away when the server or the peer's address is full.
+    ///
+    /// Every connection counts against `--max-clients` from here. One from a trusted proxy is counted
+    /// under an address (`--max-per-ip`) only once its client is known, by its PROXY header, its HTTP
+    /// request's forwarding fields, or its first line (then it is the proxy's own): counted under the
+    /// proxy's address meanwhile, a busy proxy would be refused for all its clients together.
     public func opened(_ id: ConnectionID, peer: PeerAddress, at now: Instant) -> [Action] {
         begin(at: now)
         precondition(connections[id] == nil, "connection IDs are never reused")
         let limiter = RateLimiter(rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+        let isFromProxy = isTrusted(peer)
         var refusal: (text: String, reason: String)?
         if countedConnections >= configuration.maxClients {
             refusal = ("the server has \(configuration.maxClients) clients; try again later", "full")
-        } else if let perIP = configuration.maxPerIP, perAddress[peer.key, default: 0] >= perIP {
-            refusal = ("\(perIP) connections from your address already; close one first", "max-per-ip")
+        } else if !isFromProxy, let text = addressFullText(peer) {
+            refusal = (text, "max-per-ip")
         }
         let connection = Connection(
             id: id, peer: peer, mode: .lineProtocol, limiter: limiter, at: now.uptime)
+        connection.awaitsProxyHeader = isFromProxy
         connections[id] = connection
         if let refusal {
             connection.isCounted = false
-            if let count = refusals.note(at: now.uptime) {
-                emit(
-                    .log(
-                        LogEvent(
-                            level: .warn, name: "refuse",
-                            fields: [
-                                ("peer", peer.text), ("reason", refusal.reason), ("refused", "\(count)"),
-                            ])))
-            }
+            logRefusal(of: peer, reason: refusal.reason)
             if configuration.isHTTPEnabled {
                 connection.mode = .refused(text: refusal.text)
-                sniffing.append(id, deadline: now.uptime + configuration.sniffWindow)
+                armSniffWindow(connection)
             } else {
                 refuseNow(connection, refusal.text)
             }
             return end()
         }
         countedConnections += 1
-        perAddress[peer.key, default: 0] += 1
-        if configuration.isHTTPEnabled {
+        if !isFromProxy { _ = place(connection, as: peer) }
+        if configuration.isHTTPEnabled || isFromProxy {
             connection.mode = .sniffing(held: [])
-            sniffing.append(id, deadline: now.uptime + configuration.sniffWindow)
+            armSniffWindow(connection)
         } else {
+            connection.checksFirstBytes = true
             greet(connection)
         }
         return end()
@@ -152,11 +165,8 @@ public final class Engine {
         begin(at: now)
         if let connection = connections.removeValue(forKey: id) {
             watched.remove(id)
-            if connection.isCounted {
-                countedConnections -= 1
-                let left = perAddress[connection.peer.key, default: 1] - 1
-                perAddress[connection.peer.key] = left > 0 ? left : nil
-            }
+            if connection.isCounted { countedConnections -= 1 }
+            uncountAddress(of: connection)
             if core.isConnected(id) { lost.append((id, "closed")) }
         }
         return end()
@@ -420,17 +430,132 @@ public final class Engine {
 
     private func endSniffWindows() {
         for id in sniffing.removeExpired(at: now.uptime) {
-            guard let connection = connections[id] else { continue }
+            // A connection whose PROXY header started a later window waits for that one.
+            guard let connection = connections[id], connection.sniffDeadline <= now.uptime else { continue }
             switch connection.mode {
             case .sniffing(let held):
+                // A trusted proxy sends its header at once, in one segment: one still unfinished when the
+                // window ends is broken, and is refused like a malformed one.
+                if connection.awaitsProxyHeader, ProxyHeader.signature(of: held) != .none,
+                    ProxyHeader.signature(of: held) != .partial
+                {
+                    rejectProxyHeader(
+                        on: connection,
+                        reason:
+                            "an incomplete PROXY header when the \(configuration.sniffWindow) s window ended")
+                    continue
+                }
+                // Silent (or only the start of a header or a signature): a line protocol client. From a
+                // trusted proxy without a header, it is the proxy's own (an operator's nc on that host).
+                connection.awaitsProxyHeader = false
+                guard place(connection, as: connection.sender) else {
+                    refuseClient(connection, bytes: [], atWindowEnd: true)
+                    continue
+                }
                 greet(connection)
-                if !held.isEmpty { held.withUnsafeBytes { receive($0, on: connection) } }
+                if held.isEmpty {
+                    connection.checksFirstBytes = true
+                } else {
+                    held.withUnsafeBytes { receive($0, on: connection) }
+                }
             case .refused(let text):
                 refuseNow(connection, text)
             default:
                 break
             }
         }
+    }
+
+    /// Starts a connection's sniff window: it is greeted when the window ends unless its first bytes
+    /// decide sooner.
+    func armSniffWindow(_ connection: Connection) {
+        connection.sniffDeadline = now.uptime + configuration.sniffWindow
+        sniffing.append(connection.id, deadline: connection.sniffDeadline)
+    }
+
+    // MARK: Addresses
+
+    /// Whether `peer` is a trusted proxy (`--trust-proxy`).
+    func isTrusted(_ peer: PeerAddress) -> Bool {
+        peer.address.map(isTrustedAddress) ?? false
+    }
+
+    /// Whether `address` is in a `--trust-proxy` range.
+    func isTrustedAddress(_ address: IPAddress) -> Bool {
+        trustedProxies.contains { $0.contains(address) }
+    }
+
+    /// The refusal's text when `peer`'s address has `--max-per-ip` connections already, else `nil`.
+    func addressFullText(_ peer: PeerAddress) -> String? {
+        guard let perIP = configuration.maxPerIP, perAddress[peer.key, default: 0] >= perIP else {
+            return nil
+        }
+        return "\(perIP) connections from your address already; close one first"
+    }
+
+    /// Shows `connection` as `client` from now on, and counts it under `client`'s address (moving it from
+    /// where it was counted). Returns false when that address already has `--max-per-ip` connections:
+    /// the connection is then still counted where it was, and the caller refuses it.
+    func place(_ connection: Connection, as client: PeerAddress) -> Bool {
+        if connection.peer != client {
+            emit(
+                .log(
+                    LogEvent(
+                        level: .debug, name: "proxied",
+                        fields: [
+                            ("id", "\(connection.id)"), ("peer", client.text),
+                            ("via", connection.socketPeer.text),
+                        ])))
+            connection.peer = client
+        }
+        guard connection.isCounted, connection.countedKey != client.key else { return true }
+        if addressFullText(client) != nil { return false }
+        // A proxy's connection carrying another client's request: that client's rate is its own.
+        if connection.countedKey != nil {
+            connection.limiter = RateLimiter(
+                rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+        }
+        uncountAddress(of: connection)
+        perAddress[client.key, default: 0] += 1
+        connection.countedKey = client.key
+        return true
+    }
+
+    private func uncountAddress(of connection: Connection) {
+        guard let key = connection.countedKey else { return }
+        let left = perAddress[key, default: 1] - 1
+        perAddress[key] = left > 0 ? left : nil
+        connection.countedKey = nil
+    }
+
+    /// Turns away a connection whose client, once known, has `--max-per-ip` connections already: told in
+    /// the protocol its bytes speak (`bytes`, its first, or the end of a new sniff window), as one
+    /// refused at accept.
+    func refuseClient(_ connection: Connection, bytes: [UInt8], atWindowEnd: Bool = false) {
+        let text = addressFullText(connection.peer) ?? "too many connections from your address"
+        if connection.isCounted {
+            connection.isCounted = false
+            countedConnections -= 1
+        }
+        uncountAddress(of: connection)
+        logRefusal(of: connection.peer, reason: "max-per-ip")
+        connection.mode = .refused(text: text)
+        if !bytes.isEmpty {
+            bytes.withUnsafeBytes { receive($0, on: connection) }
+        } else if configuration.isHTTPEnabled, !atWindowEnd {
+            armSniffWindow(connection)
+        } else {
+            refuseNow(connection, text)
+        }
+    }
+
+    func logRefusal(of peer: PeerAddress, reason: String) {
+        guard let count = refusals.note(at: now.uptime) else { return }
+        emit(
+            .log(
+                LogEvent(
+                    level: .warn, name: "refuse",
+                    fields: [("peer", peer.text), ("reason", reason), ("refused", "\(count)")])))
     }
 
     /// Heads older than the registration timeout get 408 (a slow head is held no longer than a silent

@@ -1,3 +1,5 @@
+import SetServerCore
+
 /// Where a connection comes from: the `address:port` the log shows, and the key the per-address limits
 /// count it under.
 ///
@@ -9,11 +11,22 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
     public let text: String
     /// The address the limits count: IPv4 as it is, IPv6 as its /64 (`2001:db8:1:2::/64`).
     public let key: String
+    /// The address itself, when the text holds one (what `--trust-proxy` ranges are matched against).
+    public let address: IPAddress?
 
     /// Reads `a.b.c.d:port` or `[v6]:port` (what the shell's socket layer prints).
     public init(_ text: String) {
         self.text = text
-        key = Self.key(ofHost: Self.host(of: text))
+        let host = Self.host(of: text)
+        key = Self.key(ofHost: host)
+        address = IPAddress(host)
+    }
+
+    /// The peer at `address` and `port` (a client a proxy names; X-Forwarded-For names no port): the
+    /// text is `a.b.c.d:port` or `[v6]:port`, or without `:port` when there is none.
+    public init(_ address: IPAddress, port: UInt16?) {
+        let host = address.isIPv4 ? "\(address)" : "[\(address)]"
+        self.init(port.map { "\(host):\($0)" } ?? host)
     }
 
     public var description: String { text }

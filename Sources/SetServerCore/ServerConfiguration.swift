@@ -50,6 +50,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Origins (`scheme://host[:port]`) besides the server's own whose pages may open the WebSocket
     /// (`--allow-origin`): a host behind a proxy names the proxy's public origin here.
     public var allowedOrigins: [String] = []
+    /// Proxies whose word on a client's address is taken (`--trust-proxy`): from these peers only, a
+    /// PROXY protocol header before the first bytes, and an HTTP request's `X-Forwarded-For` or
+    /// `Forwarded`, name the client that every limit, log line and decision is about. A PROXY header
+    /// from any other peer closes its connection; forwarding fields from any other peer are ignored.
+    public var trustedProxies: [AddressRange] = []
+    /// The origin players reach the page at through a proxy (`--public-url`, e.g.
+    /// `https://set.example.org`, without a trailing `/`): its pages may use the WebSocket, and the
+    /// banner links to it.
+    public var publicURL: String?
 
     /// Creates the default configuration.
     public init() {}

@@ -307,15 +307,16 @@ extension EmbeddedServer {
     /// The `Host` a browser names for this server in tests.
     public static let testHost = "127.0.0.1:7777"
 
-    /// Opens a connection and upgrades it to a WebSocket as the server's own page does (its `Origin`);
-    /// with `expectGreeting`, reads the greeting.
+    /// Opens a connection and upgrades it to a WebSocket as the server's own page does (its `Origin`),
+    /// with `fields` in the request (a proxy's `X-Forwarded-For`); with `expectGreeting`, reads the
+    /// greeting.
     public func webSocket(
         _ label: String, host: String = "127.0.0.1", origin: String? = "http://\(testHost)",
-        expectGreeting: Bool = true
+        fields: [String] = [], expectGreeting: Bool = true
     ) throws -> WebSocketClient<EmbeddedClient> {
         try WebSocketClient(
-            over: open(label, host: host), host: Self.testHost, origin: origin, expectGreeting: expectGreeting
-        )
+            over: open(label, host: host), host: Self.testHost, origin: origin, fields: fields,
+            expectGreeting: expectGreeting)
     }
 
     /// Sends `request` on a new connection and reads the response; with `thenClosed`, checks that the

@@ -29,9 +29,23 @@ public final class TemporaryDirectory: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Deletes the files in the directory (tests put no subdirectories in it), then the directory.
+    /// Deletes everything in the directory, subdirectories too (a proxy a test runs makes its own),
+    /// then the directory.
     public func remove() {
-        for name in entries { unlink(path + "/" + name) }
+        Self.removeTree(path)
+    }
+
+    private static func removeTree(_ path: String) {
+        for name in directoryEntries(path) {
+            let entry = path + "/" + name
+            var status = stat()
+            // lstat: a symbolic link is removed, never followed.
+            if lstat(entry, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                removeTree(entry)
+            } else {
+                unlink(entry)
+            }
+        }
         rmdir(path)
     }
 }

@@ -62,10 +62,12 @@ public final class WebSocketClient<Stream: ByteStream>: LineClient {
 
     /// Upgrades `/ws` over `raw` (a page of `origin` asking, as a browser does; `nil` sends no `Origin`,
     /// as a bot does) and, with `expectGreeting`, reads the greeting (the first text frame, `SETD 1 …`).
+    /// `fields` (`Name: value` lines, e.g. a proxy's `X-Forwarded-For`) go in the request too.
     /// `extraFrames` go in the same write as the request, to test a client that does not wait for the
     /// 101.
     public init(
-        over raw: Stream, host: String, origin: String? = nil, expectGreeting: Bool = true,
+        over raw: Stream, host: String, origin: String? = nil, fields: [String] = [],
+        expectGreeting: Bool = true,
         extraFrames: [UInt8] = []
     ) throws {
         self.raw = raw
@@ -74,6 +76,7 @@ public final class WebSocketClient<Stream: ByteStream>: LineClient {
             "GET /ws HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
+        for field in fields { request += field + "\r\n" }
         request += "\r\n"
         try raw.send(bytes: Array(request.utf8) + extraFrames)
         handshake = try HTTPTestResponse.readHead(raw)

@@ -74,7 +74,7 @@ enum Daemon {
         // The QR code is for a person looking at the terminal, not for a log file or a script.
         let banner = DaemonBanner.text(
             port: port, addresses: addresses, isHTTPEnabled: configuration.isHTTPEnabled,
-            showsQRCode: showsQRCode && isatty(1) == 1)
+            showsQRCode: showsQRCode && isatty(1) == 1, publicURL: configuration.publicURL)
         // Unbuffered, so that a script reading the port sees it at once.
         write(1, banner)
         withExtendedLifetime(signals) { dispatchMain() }

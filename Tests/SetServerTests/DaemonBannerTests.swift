@@ -73,6 +73,64 @@ import Testing
         #expect(!loopback.contains("scan"), "\(loopback)")
     }
 
+    /// Behind a proxy the page is where `--public-url` says, not at this machine's addresses: the link
+    /// and its code are that one (even on a server with only a loopback address), the nc lines stay.
+    @Test func aPublicURLIsThePagesLinkAndItsCode() throws {
+        let banner = DaemonBanner.text(
+            port: 7777, addresses: ["127.0.0.1", "::1"], isHTTPEnabled: true, showsQRCode: true,
+            publicURL: "https://set.example.org")
+        let links = """
+            setd listening on port 7777; friends can connect with:
+              nc 127.0.0.1 7777
+              nc ::1 7777    (IPv6)
+            or open the page in a browser:
+              https://set.example.org/
+
+            """
+        #expect(banner.hasPrefix(links), "\(banner)")
+        let code = try QRCode(text: "https://set.example.org/")
+        #expect(
+            banner.dropFirst(links.count)
+                == "or scan it with a phone (https://set.example.org/):\n"
+                + code.terminalText(ink: .lightModules, colored: true))
+    }
+
+    @Test func trustProxyAndPublicURLParseAndBadValuesAreRefusedWithTheReason() throws {
+        guard
+            case .run(let configuration, _) = try DaemonCommand.parse([
+                "--trust-proxy", "127.0.0.1", "--trust-proxy", "10.0.0.0/8", "--trust-proxy", "fd00::/8",
+                "--public-url", "HTTPS://Set.Example.org/",
+            ])
+        else {
+            Issue.record("setd did not parse to a run")
+            return
+        }
+        #expect(
+            configuration.trustedProxies.map(\.description) == ["127.0.0.1/32", "10.0.0.0/8", "fd00::/8"])
+        #expect(configuration.publicURL == "https://set.example.org")
+        #expect(
+            try DaemonCommand.parse([]) == .run(ServerConfiguration(), showsQRCode: true), "none by default")
+        for (arguments, reason) in [
+            (["--trust-proxy", "localhost"], "--trust-proxy takes an address or a CIDR block"),
+            (["--trust-proxy", "10.0.0.0/33"], "not '10.0.0.0/33'"),
+            (["--trust-proxy"], "--trust-proxy needs a value"),
+            (["--public-url", "set.example.org"], "--public-url takes the page's public address"),
+            (["--public-url", "https://example.org/set/"], "no path"),
+            (["--public-url", "https://"], "--public-url takes"),
+            (["--public-url", "ftp://x"], "--public-url takes"),
+        ] {
+            do {
+                _ = try DaemonCommand.parse(arguments)
+                Issue.record("\(arguments) was accepted")
+            } catch {
+                #expect(error.description.contains(reason), "\(arguments): \(error)")
+            }
+        }
+        #expect(
+            DaemonCommand.usage.contains("--trust-proxy ADDR[/BITS]")
+                && DaemonCommand.usage.contains("--public-url URL"))
+    }
+
     /// setd itself: on a terminal (a pseudo-terminal from `script`) it draws the code; with `--no-qr`,
     /// or with its output in a pipe, it prints the links alone. It listens on a LAN address of this
     /// machine (nothing connects to it); on a machine with none, on 127.0.0.1, where no code is due.

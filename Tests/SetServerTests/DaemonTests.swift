@@ -65,7 +65,7 @@ import Testing
         for flag in [
             "--host", "--port", "--max-clients", "--max-rooms", "--grace", "--idle-timeout", "--log-level",
             "--seed", "--help", "-h", "--version", "--fsync", "--check-journal", "--repair-journal",
-            "--no-qr",
+            "--no-qr", "--trust-proxy", "--public-url",
         ] {
             #expect(text.contains(flag), "--help mentions \(flag)")
         }
@@ -81,7 +81,8 @@ import Testing
                 case "--host": ["127.0.0.1"]
                 case "--log-level": ["warn"]
                 case "--fsync": ["always", "--state-dir", "/x"]
-                case "--allow-origin": ["https://set.example.org"]
+                case "--allow-origin", "--public-url": ["https://set.example.org"]
+                case "--trust-proxy": ["127.0.0.1"]
                 default: ["5"]
                 }
             #expect(throws: Never.self, "\(flag) parses") { _ = try DaemonCommand.parse([flag] + value) }

@@ -6,9 +6,11 @@ public enum DaemonBanner {
     /// The banner: the port, an `nc` line per address, the page's link per address when the page is
     /// served, and with `showsQRCode` the QR code of ``scanLink(addresses:port:)`` after them, drawn in
     /// half blocks for a terminal (pinned to white on black, so it reads on dark and light themes).
-    public static func text(port: UInt16, addresses: [String], isHTTPEnabled: Bool, showsQRCode: Bool)
-        -> String
-    {
+    /// With a `publicURL` (`--public-url`, setd behind a proxy) the page's link is that one, code and all:
+    /// the addresses of this machine are not where friends find the page.
+    public static func text(
+        port: UInt16, addresses: [String], isHTTPEnabled: Bool, showsQRCode: Bool, publicURL: String? = nil
+    ) -> String {
         var banner = "setd listening on port \(port); friends can connect with:\n"
         for address in addresses {
             let isIPv6 = address.contains(":")
@@ -16,11 +18,11 @@ public enum DaemonBanner {
         }
         guard isHTTPEnabled else { return banner }
         banner += "or open the page in a browser:\n"
-        for address in addresses { banner += "  \(pageLink(address, port: port))\n" }
+        let links = publicURL.map { [$0 + "/"] } ?? addresses.map { pageLink($0, port: port) }
+        for link in links { banner += "  \(link)\n" }
+        let scanned = publicURL.map { $0 + "/" } ?? scanLink(addresses: addresses, port: port)
         // A link too long for a QR code (a very long --host name) goes without one: the text is there.
-        if showsQRCode, let link = scanLink(addresses: addresses, port: port),
-            let code = try? QRCode(text: link)
-        {
+        if showsQRCode, let link = scanned, let code = try? QRCode(text: link) {
             banner += "or scan it with a phone (\(link)):\n"
             banner += code.terminalText(ink: .lightModules, colored: true)
         }

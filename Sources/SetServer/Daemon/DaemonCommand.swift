@@ -14,6 +14,7 @@ public enum DaemonCommand {
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
                     [--rate-limit N[/BURST]] [--no-qr] [--allow-origin ORIGIN ...] [--announce]
+                    [--trust-proxy ADDR[/BITS] ...] [--public-url URL]
                setd --check-journal DIR | --repair-journal DIR
 
         Hosts SET and Matchismo rooms for friends on a LAN. Anyone can play with `nc HOST PORT`, or
@@ -49,6 +50,15 @@ public enum DaemonCommand {
           --allow-origin ORIGIN  let pages of ORIGIN (e.g. https://set.example.org, the proxy's public
                                  address) use the page and its WebSocket; may be given more than once.
                                  Without it only this server's own page may (its Origin must be its Host)
+          --trust-proxy ADDR[/BITS]
+                                 a proxy in front of setd (e.g. 127.0.0.1, 10.0.0.0/8, fd00::/8); may be
+                                 given more than once. From these peers only, a PROXY protocol header
+                                 (v1 or v2) and X-Forwarded-For or Forwarded name the real client, whom
+                                 every limit and log line is about; from any other peer a PROXY header
+                                 closes the connection and forwarding fields are ignored
+          --public-url URL       where players reach the page through the proxy, e.g.
+                                 https://set.example.org: the banner links to it (and draws its QR
+                                 code), and its pages may use the WebSocket
           --no-qr                print no QR code of the page's link under the banner (it is
                                  printed only when standard output is a terminal)
           --announce             answer multicast DNS / DNS-SD queries on the LAN (_setd._tcp and
@@ -135,6 +145,17 @@ public enum DaemonCommand {
                             "--allow-origin takes an origin like https://set.example.org, not '\(origin)'")
                 }
                 configuration.allowedOrigins.append(origin)
+            case "--trust-proxy":
+                let text = try value(flag)
+                guard let range = AddressRange(text) else {
+                    throw UsageError(
+                        description:
+                            "--trust-proxy takes an address or a CIDR block like 127.0.0.1, 10.0.0.0/8 or "
+                            + "fd00::/8, not '\(text)'")
+                }
+                configuration.trustedProxies.append(range)
+            case "--public-url":
+                configuration.publicURL = try publicOrigin(try value(flag))
             case "--rate-limit":
                 let text = try value(flag)
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
@@ -173,5 +194,23 @@ public enum DaemonCommand {
             throw UsageError(description: "--fsync needs --state-dir: without a journal nothing is written")
         }
         return .run(configuration, showsQRCode: showsQRCode, announces: announces)
+    }
+
+    /// The origin of a `--public-url`: `http://` or `https://`, a host (and port), and at most a `/` after
+    /// it. A path is refused: the page asks for its WebSocket at `/ws` of its own host, so setd must be
+    /// at the root of the public address.
+    static func publicOrigin(_ url: String) throws(UsageError) -> String {
+        let origin = url.hasSuffix("/") ? String(url.dropLast()) : url
+        let scheme = ["https://", "http://"].first { origin.lowercased().hasPrefix($0) }
+        let authority = scheme.map { origin.dropFirst($0.count) } ?? ""
+        guard let scheme, !authority.isEmpty,
+            !authority.contains(where: { "/?#@ ".contains($0) || $0.isWhitespace || !$0.isASCII })
+        else {
+            throw UsageError(
+                description:
+                    "--public-url takes the page's public address, e.g. https://set.example.org (setd at its "
+                    + "root, no path), not '\(url)'")
+        }
+        return scheme + authority.lowercased()
     }
 }
