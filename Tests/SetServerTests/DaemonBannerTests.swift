@@ -97,7 +97,7 @@ import Testing
 
     @Test func trustProxyAndPublicURLParseAndBadValuesAreRefusedWithTheReason() throws {
         guard
-            case .run(let configuration, _) = try DaemonCommand.parse([
+            case .run(let configuration, _, _) = try DaemonCommand.parse([
                 "--trust-proxy", "127.0.0.1", "--trust-proxy", "10.0.0.0/8", "--trust-proxy", "fd00::/8",
                 "--public-url", "HTTPS://Set.Example.org/",
             ])
