@@ -91,6 +91,11 @@ library() {
     for dep in "${deps[@]}"; do library "$dep"; done
     echo "== building $name (instrumented)" >&2
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    # A target with embedded resources (the page's files) needs the PackageResources SwiftPM generates.
+    if grep -rq PackageResources "Sources/$name"; then
+        swift build --target "$name" >&2
+        sources+=("$(find .build -path "*/debug/$name.build/DerivedSources/embedded_resources.swift" | head -1)")
+    fi
     rm -f "$lib/lib$name.a"
     compile "${instrumented[@]}" -module-name "$name" -I "$lib" -emit-module \
         -emit-module-path "$lib/$name.swiftmodule" -emit-library -static -o "$lib/lib$name.a" "${sources[@]}"
