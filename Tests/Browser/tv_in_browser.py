@@ -145,7 +145,7 @@ def main():
 
         ann = player(args.host, args.port, "ann", "fun", " start=ready")
         wait_for(driver, "the waiting room (asked for again)",
-                 lambda: not visible(driver, "tv-notice") and "0 of 1 ready" in text_of(driver, "tv-strip"))
+                 lambda: not visible(driver, "tv-notice") and "starts when everyone is ready" in text_of(driver, "tv-strip"))
         bob = player(args.host, args.port, "bob", "fun")
         wait_for(driver, "ann and bob on the scoreboard", lambda: tv_scores(driver) == [["ann", "0"], ["bob", "0"]])
 

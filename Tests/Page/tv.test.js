@@ -82,6 +82,9 @@ test("the strip: the vote in progress, else what the room waits for, else the ga
   model.applyLine(waiting, "READY ann 1 2", false);
   assert.equal(tv.tvStripText(waiting), "1 of 2 ready. The game starts when everyone is ready, or when ann (the host) starts it.");
   assert.match(tv.tvStripText(roomOf(["ROOM fun set 0 waiting"])), /^Scan the code to join/);
+  // Watched after a READY: the snapshot does not say who is ready, so no count is made up.
+  const unknown = roomOf(["ROOM fun set 2 waiting", "PLAYER ann 0 online", "PLAYER bob 0 online", "HOST ann"]);
+  assert.equal(tv.tvStripText(unknown), "The game starts when everyone is ready, or when ann (the host) starts it.");
   assert.equal(tv.tvStripText(roomOf(["ROOM fun set 1 over"])), "Game over. A phone's New game starts another.");
   assert.equal(tv.tvStripText(roomOf(["ROOM fun set 1 playing", "OPTIONS mode=ultra"])), "Find a set on your phone: four cards.");
   assert.equal(tv.tvStripText(roomOf(["ROOM c matchismo 1 playing", "TURN carl"])), "carl's turn.");

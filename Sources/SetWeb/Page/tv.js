@@ -50,7 +50,9 @@ function renderAll() {
 
 function renderBar() {
   $("tv-room").textContent = room.name || tv.room;
-  $("tv-game").textContent = room.name ? gameName(room) + (room.locked ? " · locked" : "") : "";
+  // The logo says SET already: the game is named when it is another one, or a mode of it.
+  const game = room.name ? gameName(room) : "SET";
+  $("tv-game").textContent = (game === "SET" ? "" : game) + (room.locked ? (game === "SET" ? "" : " · ") + "locked" : "");
   let deck = "";
   if (tv.watching && room.status !== "waiting") {
     if (isSet()) deck = room.deck + (room.deck === 1 ? " card left" : " cards left");

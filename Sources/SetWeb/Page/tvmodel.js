@@ -42,9 +42,10 @@ function tvStripText(room) {
       proposal.votes + " of " + proposal.needed + " votes — " + proposal.voters.join(", ") + ".";
   }
   if (room.status === "waiting") {
-    const [ready, seated] = room.readyCount || [room.ready.size, room.players.size];
-    if (seated === 0) return "Scan the code to join. The game starts when everyone is ready.";
-    return ready + " of " + seated + " ready. The game starts when everyone is ready" +
+    // A snapshot does not say who is ready: the count is known from the first READY or UNREADY seen.
+    const count = room.readyCount ? room.readyCount[0] + " of " + room.readyCount[1] + " ready. " : "";
+    if (room.players.size === 0) return "Scan the code to join. The game starts when everyone is ready.";
+    return count + "The game starts when everyone is ready" +
       (room.host ? ", or when " + room.host + " (the host) starts it." : ".");
   }
   if (room.status === "over") return "Game over. A phone's New game starts another.";
