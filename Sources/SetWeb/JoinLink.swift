@@ -19,6 +19,7 @@ public enum JoinLink {
         /// A link longer than a QR code of versions 1–10 holds (a very long host name).
         case tooLong(byteCount: Int)
 
+        /// The reason, for the body of the `400`.
         public var description: String {
             switch self {
             case .badRoom:
