@@ -95,10 +95,10 @@ import Testing
         #expect(body(old).contains("Host"))
         // A legal host name too long for a version 10 code: its 63-byte labels make a 220-byte link.
         let label = String(repeating: "a", count: 63)
-        let long = try reply(
-            "GET /qr.svg?room=fun HTTP/1.1", "Host: \([label, label, label, "example", "lan"].joined(separator: "."))")
+        let host = [label, label, label, "example", "lan"].joined(separator: ".")
+        let long = try reply("GET /qr.svg?room=fun HTTP/1.1", "Host: \(host)")
         #expect(long.response.status == .badRequest)
-        #expect(body(long).contains("more than a QR code here holds (213)"), "\(body(long))")
+        #expect(body(long).contains("more than a QR code here holds (213)"))
         // The root's dot and capitals are a host as well.
         #expect(try reply("GET /qr.svg?room=fun HTTP/1.1", "Host: SET.LAN.").response.status == .ok)
         #expect(try reply("GET /qr.svg?room=fun HTTP/1.1", "Host: [::1]:7777").response.status == .ok)
