@@ -219,6 +219,7 @@ function onEvent(line) {
   if (word === "BYE") { news("The server says: " + line.slice(4), "bad"); return; }
   if (!tv.watching) return;
   const wasStatus = room.status;
+  const wasCards = room.board.length;
   if (word === "SET") {
     const taken = takenSet(line);
     if (taken) { tv.last = taken; tv.takenBy = taken.name; }
@@ -229,8 +230,9 @@ function onEvent(line) {
   const changed = applyLine(room, line, false);
   switch (word) {
     case "BOARD":
-      // The cards dealt where the set was taken; a board change of anything else clears the ring.
-      room.taken = tv.takenBy ? new Set(room.fresh) : new Set();
+      // The cards dealt where the set was taken; a board change of anything else clears the ring, and so
+      // does a board that closed up (an empty deck, or back to twelve cards), where cards moved instead.
+      room.taken = tv.takenBy && room.board.length >= wasCards ? new Set(room.fresh) : new Set();
       tv.takenBy = null;
       room.fresh.clear();
       renderBoard();
