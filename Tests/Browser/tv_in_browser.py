@@ -80,10 +80,14 @@ def png_size(path):
 
 
 def shoot(driver, args, name, docs=False):
+    """A screenshot into --out; with `docs`, README's copy into --docs too, without the note that a
+    loopback address is out of the phones' reach (on a LAN address, as README shows, it is not there)."""
     path = os.path.join(args.out, name)
     driver.save_screenshot(path)
     if docs and args.docs:
-        shutil.copyfile(path, os.path.join(args.docs, name))
+        driver.execute_script("document.getElementById('tv-loopback').hidden = true;")
+        driver.save_screenshot(os.path.join(args.docs, name))
+        driver.execute_script("document.getElementById('tv-loopback').hidden = false;")
     return path
 
 
@@ -192,18 +196,12 @@ def main():
         if "vote" not in driver.find_element("id", "tv-strip").get_attribute("class"):
             fail("the vote is not shown as one")
 
-        # The screen as a TV shows it; its code, read by a real decoder, joins the room. (README's copy
-        # leaves out the note that a loopback address is out of the phones' reach: on a LAN it is not there.)
-        path = shoot(driver, args, "tv.png")
+        # The screen as a TV shows it; its code, read by a real decoder, joins the room.
+        path = shoot(driver, args, "tv.png", docs=True)
         if png_size(path) != (1920, 1080):
             fail(f"the screenshot is {png_size(path)}, not 1920x1080")
         if decoded(path) != [link]:
             fail(f"zbarimg read {decoded(path)} from the TV, not {link}")
-        if args.docs:
-            driver.execute_script("document.getElementById('tv-loopback').hidden = true;")
-            shoot(driver, args, "tv-docs.png")
-            shutil.move(os.path.join(args.out, "tv-docs.png"), os.path.join(args.docs, "tv.png"))
-            driver.execute_script("document.getElementById('tv-loopback').hidden = false;")
 
         # Ann takes every set to the end: the standings, with each player's sets.
         over = play_to_the_end(ann, board)
