@@ -18,16 +18,19 @@ let package = Package(
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
         // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
         .target(name: "SetDigest"),
-        // HTTP request heads, the WebSocket handshake and framer, and the page, as pure values over bytes;
-        // the page's HTML, CSS and JavaScript are files in Sources/SetWeb/Page, embedded at build time.
+        // HTTP request heads, the WebSocket handshake and framer, the page, the TV table and the QR code of a
+        // room's join link, as pure values over bytes; the pages' HTML, CSS and JavaScript are files in
+        // Sources/SetWeb/Page, embedded at build time.
         .target(
-            name: "SetWeb", dependencies: ["SetDigest"],
+            name: "SetWeb", dependencies: ["SetDigest", "SetQR"],
             resources: [
                 .embedInCode("Page/page.html"), .embedInCode("Page/page.css"),
-                .embedInCode("Page/replies.json"),
+                .embedInCode("Page/replies.json"), .embedInCode("Page/defs.svg"),
                 .embedInCode("Page/model.js"), .embedInCode("Page/cards.js"),
-                .embedInCode("Page/connection.js"),
+                .embedInCode("Page/connection.js"), .embedInCode("Page/invite.js"),
                 .embedInCode("Page/table.js"),
+                .embedInCode("Page/tv.html"), .embedInCode("Page/tv.css"),
+                .embedInCode("Page/tvmodel.js"), .embedInCode("Page/tv.js"),
             ]),
         // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
         .target(name: "SetQR"),
@@ -79,9 +82,10 @@ let package = Package(
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
-        .testTarget(name: "SetDiscoveryTests", dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport"]),
+        .testTarget(
+            name: "SetDiscoveryTests", dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
-        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetTestSupport"]),
+        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetQR", "SetTestSupport"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
@@ -101,7 +105,8 @@ let package = Package(
         .testTarget(
             name: "SetClientTests",
             dependencies: [
-                "SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport", "SetDiscovery",
+                "SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport",
+                "SetDiscovery",
             ]),
     ]
 )

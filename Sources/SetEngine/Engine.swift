@@ -66,15 +66,17 @@ public final class Engine {
     /// The time of the input being handled.
     var now = Instant(uptime: 0, wall: 0)
     let page: [UInt8]
+    let tvPage: [UInt8]
 
-    /// Creates an engine with no connections and no rooms; `page` is what `GET /` serves, and the core's
-    /// secrets come from `random`.
+    /// Creates an engine with no connections and no rooms; `page` is what `GET /` serves, `tvPage` what
+    /// `GET /tv` serves, and the core's secrets come from `random`.
     public init(
         configuration: ServerConfiguration, page: [UInt8] = Array(WebPage.html.utf8),
-        random: Randomness = .system
+        tvPage: [UInt8] = WebPage.tvBytes, random: Randomness = .system
     ) {
         self.configuration = configuration
         self.page = page
+        self.tvPage = tvPage
         trustedProxies = configuration.trustedProxies
         allowedOrigins = configuration.allowedOrigins + (configuration.publicURL.map { [$0] } ?? [])
         outputLimit = configuration.maximumOutputBytes

@@ -1,4 +1,7 @@
-/// What the server answers to a complete request head: the page, the WebSocket upgrade, or an error.
+import SetQR
+
+/// What the server answers to a complete request head: the page, the TV table, the QR code of a room's
+/// join link, the WebSocket upgrade, or an error.
 public enum WebRouter {
     /// The answer, and what the connection does after it: becomes a WebSocket, waits for the next
     /// request (a persistent connection), or closes once the answer is written.
@@ -11,11 +14,14 @@ public enum WebRouter {
         public var isUpgrade: Bool { response.status == .switchingProtocols }
     }
 
-    /// Routes a request: `GET /` (any query string) is the page, `GET /ws` the WebSocket, any other
-    /// path 404 and any other method 405. A request from a page of another origin is 403 (see
-    /// ``isSameOrigin(_:allowing:)``).
-    public static func reply(to head: HTTPRequestHead, page: [UInt8], allowedOrigins: [String] = []) -> Reply
-    {
+    /// Routes a request: `GET /` (any query string) is the page, `GET /tv` the TV table (`tvPage`),
+    /// `GET /qr.svg?room=NAME` the QR code of the room's join link (see ``JoinLink``: `publicURL` is
+    /// `--public-url`), `GET /ws` the WebSocket, any other path 404 and any other method 405. A request
+    /// from a page of another origin is 403 (see ``isSameOrigin(_:allowing:)``).
+    public static func reply(
+        to head: HTTPRequestHead, page: [UInt8], tvPage: [UInt8] = WebPage.tvBytes, publicURL: String? = nil,
+        allowedOrigins: [String] = []
+    ) -> Reply {
         guard isSameOrigin(head, allowing: allowedOrigins) else {
             return Reply(response: .error(.forbidden, "a page of another site may not use this server"))
         }
@@ -26,10 +32,15 @@ public enum WebRouter {
         case Array("/".utf8):
             let persists = keepsAlive(head)
             return Reply(response: pageResponse(page, persists: persists), keepsAlive: persists)
+        case Array("/tv".utf8):
+            let persists = keepsAlive(head)
+            return Reply(response: pageResponse(tvPage, persists: persists), keepsAlive: persists)
+        case Array("/qr.svg".utf8):
+            return qrReply(to: head, publicURL: publicURL)
         case Array("/ws".utf8):
             return Reply(response: WebSocketHandshake.response(to: head))
         default:
-            return Reply(response: .error(.notFound, "the page is at /"))
+            return Reply(response: .error(.notFound, "the page is at /, the TV table at /tv?room=NAME"))
         }
     }
 
@@ -83,6 +94,35 @@ public enum WebRouter {
     public static func keepsAlive(_ head: HTTPRequestHead) -> Bool {
         if head.listContains("Connection", "close") { return false }
         return head.minorVersion >= 1 || head.listContains("Connection", "keep-alive")
+    }
+
+    /// The QR code of the join link of the room the query names, as SVG: never cached (the link depends
+    /// on the `Host` asked), never sniffed as anything but an image, and with a policy that lets it load
+    /// and run nothing. A bad room name, a bad `Host` or a link too long for a code is `400`.
+    static func qrReply(to head: HTTPRequestHead, publicURL: String?) -> Reply {
+        let link: String
+        let code: QRCode
+        do throws(JoinLink.Refusal) {
+            link = try JoinLink.link(target: head.target, host: head.value("Host"), publicURL: publicURL)
+            do {
+                code = try QRCode(text: link)
+            } catch {
+                throw .tooLong(byteCount: link.utf8.count)
+            }
+        } catch {
+            return Reply(response: .error(.badRequest, error.description))
+        }
+        let persists = keepsAlive(head)
+        let response = HTTPResponse(
+            status: .ok,
+            fields: [
+                ("Content-Type", "image/svg+xml"), ("Cache-Control", "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+                ("Content-Security-Policy", "default-src 'none'; sandbox"),
+                ("Connection", persists ? "keep-alive" : "close"),
+            ],
+            body: Array(code.svg().utf8))
+        return Reply(response: response, keepsAlive: persists)
     }
 
     /// The page, never cached (a new setd may serve a new page).

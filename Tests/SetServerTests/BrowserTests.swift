@@ -5,8 +5,9 @@ import XCTest
 /// The browser page in a real headless Chromium, beside players on raw sockets, against the built
 /// `setd`: `Tests/Browser/play_in_browser.py` (selenium) joins through `?room=&name=`, claims a set by
 /// clicking its cards, sees the socket player's set, chats, reloads into its seat;
-/// `Tests/Browser/host_in_browser.py` hosts a whole night from the page. Both take screenshots into
-/// `.build/browser-screenshots/`.
+/// `Tests/Browser/host_in_browser.py` hosts a whole night from the page; `Tests/Browser/tv_in_browser.py`
+/// watches a game on the TV table at 1920×1080 and reads its QR code (and the page's Invite's) with
+/// zbarimg. They take screenshots into `.build/browser-screenshots/`.
 ///
 /// Skipped, with the reason, only where the browser cannot run: python3, selenium, chromium or
 /// chromedriver missing (`.ci/run` installs them), or Chromium not starting.
@@ -37,6 +38,16 @@ final class BrowserTests: XCTestCase {
                 "page-kick.png", "page-room-menu.png", "page-how-to-play.png", "page-vote.png",
                 "page-phone-tips.png", "page-phone-badge.png",
             ])
+    }
+
+    /// `Tests/Browser/tv_in_browser.py`: the TV table (issue 27) of a room not made yet, then made by a
+    /// socket player: the waiting room, the countdown, the board card for card, a set taken (the score,
+    /// the cards and who took them, the ring where they were), a vote, the standings at the end, a
+    /// Matchismo room, and the page's Invite; the TV's and the Invite's QR codes, read by zbarimg from
+    /// screenshots, are the room's join link.
+    func testTheTVTableShowsAGameThatSocketPlayersPlay() throws {
+        try runBrowserScript(
+            "tv_in_browser.py", screenshots: ["tv.png", "tv-over.png", "tv-matchismo.png", "page-invite.png"])
     }
 
     private func runBrowserScript(_ name: String, screenshots names: [String]) throws {

@@ -106,6 +106,7 @@ function showView(view) {
   $("side").hidden = view !== "table";
   $("app").classList.toggle("lobby-only", view === "lobby");
   $("btn-menu").hidden = view !== "table";
+  $("btn-invite").hidden = view !== "table";
   if (view === "lobby") {
     $("title").textContent = session.me ? "setd · " + session.me : "setd";
     $("chat-badge").hidden = true;
@@ -721,6 +722,18 @@ function watchLink() {
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(() => toast("Link copied."), () => {});
 }
 
+/** Invite: the room's QR code and the address to read aloud (invite.js), and the TV table's link. */
+function openInvite() {
+  if (!room.name) return;
+  $("invite-qr").src = qrPath(room.name);
+  $("invite-qr").title = joinLink(location.origin, room.name);
+  $("invite-address").textContent = spokenAddress(location.origin);
+  $("invite-room").textContent = "room " + room.name;
+  $("invite-loopback").hidden = !isLoopbackHost(location.hostname);
+  $("invite-tv").href = tvLink(location.origin, room.name);
+  openOverlay("invite-dialog");
+}
+
 // ---- how to play, and the tips of a first visit ----
 
 function rulesParagraph(text) { return element("p", "", text); }
@@ -993,6 +1006,8 @@ $("rules-close").addEventListener("click", () => closeOverlay("rules-dialog"));
 $("tips-rules").addEventListener("click", () => { storage.set("tips", "1"); closeOverlay("tips-dialog"); showRules(); });
 $("tips-close").addEventListener("click", () => { storage.set("tips", "1"); closeOverlay("tips-dialog"); });
 $("btn-menu").addEventListener("click", openMenu);
+$("btn-invite").addEventListener("click", openInvite);
+$("invite-close").addEventListener("click", () => closeOverlay("invite-dialog"));
 $("menu-close").addEventListener("click", () => closeOverlay("menu-dialog"));
 $("menu-start").addEventListener("click", () => { closeOverlay("menu-dialog"); startNow(); });
 $("menu-lock").addEventListener("click", () => { closeOverlay("menu-dialog"); setLocked(true); });
