@@ -83,7 +83,7 @@ library() {
     [[ "$built" == *" $name "* ]] && return 0
     case "$name" in
         SetProtocol) deps=(SetGame) ;;
-        SetWeb) deps=(SetDigest) ;;
+        SetWeb) deps=(SetDigest SetQR) ;;
         SetServerCore) deps=(SetGame SetProtocol SetDigest) ;;
         SetEngine) deps=(SetServerCore SetProtocol SetWeb) ;;
     esac
@@ -122,16 +122,16 @@ build_target() {
             files=(Fuzz/JournalFuzzer.swift)
             ;;
         http)
-            libraries=(SetWeb SetDigest)
+            libraries=(SetWeb SetQR SetDigest)
             files=(Fuzz/HTTPFuzzer.swift)
             ;;
         websocket)
-            libraries=(SetWeb SetDigest)
+            libraries=(SetWeb SetQR SetDigest)
             files=(Fuzz/WebSocketFuzzer.swift "$support/WebSocketReference.swift")
             ;;
         engine)
             # The connection engine and the core it drives, with everything under them.
-            libraries=(SetEngine SetServerCore SetWeb SetProtocol SetGame SetDigest)
+            libraries=(SetEngine SetServerCore SetWeb SetQR SetProtocol SetGame SetDigest)
             files=(Fuzz/EngineFuzzer.swift)
             ;;
     esac
