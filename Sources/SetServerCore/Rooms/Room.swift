@@ -70,7 +70,8 @@ final class Room {
     /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
     var toldProposal: String?
     /// The player who created the room: only they may set or change its password, so a vote can never
-    /// make a public room private or lock its players out.
+    /// make a public room private or lock its players out. When they leave for good the right passes
+    /// with the host's, to the player seated longest.
     var creator = ""
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
@@ -229,6 +230,12 @@ final class Room {
             // The host passes to the player seated longest.
             host = seats.first?.name
             if let host { lines.append(.host(host)) }
+        }
+        if creator == session.name {
+            // The creator's right to set the password is the seat's, never the name's: it passes with the
+            // host, so whoever says the same name later gets nothing (an empty room's next player is its
+            // creator again).
+            creator = host ?? ""
         }
         broadcast(lines)
         startIfAllReady()
@@ -530,6 +537,8 @@ extension Room {
         readyNames = Set(night.ready)
         // A snapshot from before hosts: the creator if still seated, else the longest seated.
         host = night.host ?? (sessions.contains { $0.name == creator } ? creator : sessions.first?.name)
+        // A journal from before creator rights passed with the seat: a creator who left passes them on.
+        if !sessions.contains(where: { $0.name == creator }) { creator = host ?? "" }
         isLocked = night.isLocked
         kicked = Set(night.kicked)
         tally = night.tally
