@@ -104,7 +104,14 @@ extension ServerCore {
             dealt.deal(at: time)
         case .stale(let name, let player): try room(name).tally.noteStale(by: player)
         case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked
-        case .kick(let name, let player, _): try room(name).kicked.insert(player)
+        case .kick(let name, let player, _, let address, let until):
+            let room = try room(name)
+            if let until {
+                room.bans[player] = RoomSnapshot.KickBan(name: player, address: address, until: until)
+            } else {
+                room.kicked.insert(player)
+            }
+        case .allow(let name, let player, _): try room(name).allow(player)
         case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
             ratings.set(
                 name, mode: mode,

@@ -12,7 +12,7 @@ extension ServerCore {
     }
 
     /// `WATCH <room> [password=<secret>]`: follows a room as a spectator (giving up a seat elsewhere).
-    func watch(_ name: String, password: String?, on connection: Client) -> Answer {
+    func watch(_ name: String, password: String?, on connection: Client, at now: Instant) -> Answer {
         guard let room = rooms[name] else {
             return .failure(
                 ProtocolError(.watch, .noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))"))
@@ -21,6 +21,13 @@ extension ServerCore {
             return .failure(
                 ProtocolError(
                     .watch, .denied, "\(room.name) is private; WATCH \(room.name) password=<secret>"))
+        }
+        // A kicked player may not follow the room either, by name or from the address they were kicked at.
+        if connection.session?.room !== room,
+            let refusal = kickRefusal(
+                .watch, to: room, name: connection.session?.name, from: connection, at: now)
+        {
+            return .failure(refusal)
         }
         if let session = connection.session { unseat(session, keeping: room) }
         stopWatching(connection, keeping: room)
@@ -70,7 +77,9 @@ extension ServerCore {
                 return .failure(
                     ProtocolError(.join, .denied, "\(name) is private; JOIN \(name) password=<secret>"))
             }
-            if let refusal = admission(to: existing, of: session) { return .failure(refusal) }
+            if let refusal = admission(to: existing, of: session, from: connection, at: now) {
+                return .failure(refusal)
+            }
             var asked = options
             asked["password"] = nil  // Checked above; a public room ignores a password.
             asked["start"] = nil  // Only a new room takes it; an existing one keeps its own.

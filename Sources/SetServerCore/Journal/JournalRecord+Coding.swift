@@ -124,8 +124,17 @@ extension JournalRecord {
             out.append(room)
             out.append(isLocked)
             out.append(host)
-        case .kick(let room, let name, let host):
+        case .kick(let room, let name, let host, let address, let until):
             out = RecordWriter("kick")
+            out.append(room)
+            out.append(name)
+            out.append(host)
+            if let until {
+                out.append(address)
+                out.append(time: until)
+            }
+        case .allow(let room, let name, let host):
+            out = RecordWriter("allow")
             out.append(room)
             out.append(name)
             out.append(host)
@@ -219,7 +228,14 @@ extension JournalRecord {
         case "deal": return .deal(room: try r.text(), time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
         case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())
-        case "kick": return .kick(room: try r.text(), name: try r.text(), by: try r.text())
+        case "kick":
+            let room = try r.text()
+            let name = try r.text()
+            let host = try r.text()
+            // A kick from before bans has no address and no end.
+            guard !r.isAtEnd else { return .kick(room: room, name: name, by: host) }
+            return .kick(room: room, name: name, by: host, address: try r.text(), until: try r.time())
+        case "allow": return .allow(room: try r.text(), name: try r.text(), by: try r.text())
         case "rating":
             return .rating(
                 name: try r.text(), mode: try r.text(), rating: try r.uint64(), games: try r.int(),
@@ -355,7 +371,17 @@ extension RoomSnapshot {
             out.append(time)
         }
         // Written only when set, so a snapshot without a countdown reads in a setd from before it.
-        if night.isCountingDown { out.append(true) }
+        if night.isCountingDown || !night.bans.isEmpty { out.append(night.isCountingDown) }
+        // Likewise the kicks that expire: a `bans` section only when there are some.
+        if !night.bans.isEmpty {
+            out.append("bans")
+            out.append(night.bans.count)
+            for ban in night.bans {
+                out.append(ban.name)
+                out.append(ban.address)
+                out.append(time: ban.until)
+            }
+        }
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -464,6 +490,15 @@ extension RoomSnapshot {
         }
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
         if !r.isAtEnd { night.isCountingDown = try r.bool() }
+        guard !r.isAtEnd else { return }
+        let bans = try r.text()
+        guard bans == "bans" else {
+            throw RecordReader.Malformed(description: "'\(bans.prefix(20))' where the room's kicks go")
+        }
+        for _ in 0..<(try r.count()) {
+            night.bans.append(
+                RoomSnapshot.KickBan(name: try r.text(), address: try r.text(), until: try r.time()))
+        }
     }
 }
 

@@ -57,8 +57,11 @@ final class Room {
     var host: String?
     /// Whether the host closed the room to new players.
     var isLocked = false
-    /// Names the host kicked: they may not join again while the room exists.
+    /// Names kicked by a journal from before kicks expired: they may not join again while the room exists.
     var kicked: Set<String> = []
+    /// The kicks that hold: by kicked name, the name and address kept out and until when (Unix seconds).
+    /// Expired ones stay until the host allows the name back or the room closes; they hold nobody.
+    var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
@@ -494,7 +497,8 @@ extension Room {
             game: state,
             night: RoomSnapshot.Night(
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
-                kicked: kicked.sorted(), tally: tally, isCountingDown: hasCountdownBegun))
+                kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
+                isCountingDown: hasCountdownBegun))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
@@ -541,6 +545,7 @@ extension Room {
         if !sessions.contains(where: { $0.name == creator }) { creator = host ?? "" }
         isLocked = night.isLocked
         kicked = Set(night.kicked)
+        for ban in night.bans { bans[ban.name] = ban }
         tally = night.tally
         // A snapshot from before score sheets: the cards on the board count as dealt when the game began.
         if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }
