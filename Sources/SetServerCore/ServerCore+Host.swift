@@ -20,18 +20,19 @@ extension ServerCore {
                 + "or when the host says ALLOW \(ban.name)")
     }
 
-    /// Why `session` may not take a new seat in `room`: kicked from it (by name or address), or it is
-    /// locked. A player who holds a seat there already always gets in.
+    /// Why `session` may not take a new seat in `room`: it is locked, or kicked from it (by name or
+    /// address). A player who holds a seat there already always gets in.
     func admission(to room: Room, of session: Session, from connection: Client, at now: Instant)
         -> ProtocolError?
     {
         guard session.room !== room else { return nil }
-        if let refusal = kickRefusal(.join, to: room, name: session.name, from: connection, at: now) {
-            return refusal
-        }
         if room.isLocked {
             return ProtocolError(
                 .join, .locked, "\(room.name) is locked by its host; WATCH \(room.name) instead")
+        }
+        // After the lock: a locked room refuses everyone new alike, and says nothing about kicks.
+        if let refusal = kickRefusal(.join, to: room, name: session.name, from: connection, at: now) {
+            return refusal
         }
         return nil
     }

@@ -24,7 +24,9 @@ extension Room {
     /// tells the room (the kicked player too, still seated), with the host's reason if they gave one: the
     /// core then takes the seat, which says `LEFT`.
     func markKicked(_ name: String, address: String, reason: String?, at wall: Double) {
-        let ban = RoomSnapshot.KickBan(name: name, address: address, until: wall + Self.kickBanSeconds)
+        // To the millisecond, as the journal keeps it, so a replay holds the very same ban.
+        let until = Double(Int64(((wall + Self.kickBanSeconds) * 1000).rounded())) / 1000
+        let ban = RoomSnapshot.KickBan(name: name, address: address, until: until)
         bans[name] = ban
         record(.kick(room: self.name, name: name, by: host ?? "-", address: address, until: ban.until))
         note("kick", ("name", name), ("by", host ?? "-"), ("reason", reason ?? "-"))
