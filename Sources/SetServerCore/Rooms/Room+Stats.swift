@@ -40,8 +40,9 @@ extension Room {
                     name: entry.name, sets: entry.sets, wrong: entry.wrong, stale: entry.stale,
                     isWinner: scores.count >= 2 && scores.first { $0.name == entry.name }?.score == best)
             }
-            // The journal keeps the result, not the arithmetic: a replay sets the same figures.
-            if !outbox.isReplaying {
+            // The journal keeps the result, not the arithmetic: a replay sets the same figures. A private
+            // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
+            if !outbox.isReplaying && options.password == nil {
                 for (player, entry) in ratings.record(results, mode: ratingMode) {
                     record(
                         .rating(
