@@ -58,12 +58,16 @@ final class RatingBook {
         return ratings.indices.map { i in ratings[i] + k * (shares[i] - q[i] / total) }
     }
 
-    /// Adds a finished game in `mode`; returns the records that changed, in `results`' order.
-    func record(_ results: [Result], mode: String) -> [(name: String, entry: Entry)] {
+    /// Adds a finished game in `mode` (its ratings changed only if `isRated`: see ``isRealGame``);
+    /// returns the records that changed, in `results`' order.
+    func record(_ results: [Result], mode: String, isRated: Bool = true) -> [(name: String, entry: Entry)] {
         let before = results.map { entries[$0.name]?[mode] ?? Entry() }
         let totalSets = results.reduce(0) { $0 + $1.sets }
         let shares = results.map { totalSets > 0 ? Double($0.sets) / Double(totalSets) : 0 }
-        let ratings = Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+        let ratings =
+            isRated
+            ? Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+            : before.map(\.rating)
         var changed: [(name: String, entry: Entry)] = []
         for (i, result) in results.enumerated() {
             var entry = before[i]
@@ -77,6 +81,21 @@ final class RatingBook {
             changed.append((result.name, entry))
         }
         return changed
+    }
+
+    /// Fewest players who each took a set for a game to be rated: a game against nobody, or against a
+    /// partner who only sat there, proves nothing.
+    static let realGamePlayers = 2
+    /// Fewest sets (matches) taken in all for a game to be rated.
+    static let realGameSets = 5
+    /// Shortest rated game, deal to last set, in milliseconds: a scripted game of seconds is farming.
+    static let realGameMilliseconds = 60_000
+
+    /// Whether a game whose players took `sets` (one count per player) and lasted `milliseconds` is a
+    /// real game, the only kind that changes ratings (lichess likewise rates no aborted game).
+    static func isRealGame(sets: [Int], milliseconds: Int) -> Bool {
+        sets.filter { $0 > 0 }.count >= realGamePlayers && sets.reduce(0, +) >= realGameSets
+            && milliseconds >= realGameMilliseconds
     }
 
     /// The `RATING` lines of `name`, one per mode played.

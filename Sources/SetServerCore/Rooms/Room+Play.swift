@@ -200,6 +200,7 @@ extension Room {
             tellProposal()
             return .success(.new(.voted(votes: inFavour, needed: needed)))
         }
+        abandonGame()
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
         note("new-game", ("name", session.name), ("index", "\(gameIndex)"))
         broadcast([.newGame(session.name)] + snapshot)

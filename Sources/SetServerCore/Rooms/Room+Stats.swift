@@ -29,6 +29,20 @@ extension Room {
     /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
     /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).
     func finishGame() -> [ServerLine] {
+        let (over, sheet, duration) = settleGame()
+        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+    }
+
+    /// A game ended by a `NEW` vote before its end: archived with its sheet, and rated, as it stood, so
+    /// a vote cannot wipe a game someone was winning. A game where nothing was taken leaves no trace.
+    func abandonGame() {
+        guard !isOver, !isWaiting, !historyTimes.isEmpty else { return }
+        _ = settleGame()
+        note("game-abandoned", ("index", "\(gameIndex)"))
+    }
+
+    /// Archives, rates and logs the game as it stands; returns its `OVER` line, sheet and length.
+    private func settleGame() -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
         let over = overLine
         let sheet = scoreSheet
         let duration = durationMilliseconds
@@ -43,7 +57,8 @@ extension Room {
             // The journal keeps the result, not the arithmetic: a replay sets the same figures. A private
             // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
             if !outbox.isReplaying && options.password == nil {
-                for (player, entry) in ratings.record(results, mode: ratingMode) {
+                let isReal = RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                for (player, entry) in ratings.record(results, mode: ratingMode, isRated: isReal) {
                     record(
                         .rating(
                             name: player, mode: ratingMode, rating: entry.rating.bitPattern,
@@ -55,6 +70,6 @@ extension Room {
                 "game-over", ("index", "\(gameIndex)"), ("duration-ms", "\(duration)"),
                 ("scores", scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")))
         }
-        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+        return (over, sheet, duration)
     }
 }
