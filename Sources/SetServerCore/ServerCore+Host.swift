@@ -52,7 +52,7 @@ extension ServerCore {
         }
         let address = target.connection.flatMap { clients[$0]?.addressKey } ?? ""
         room.markKicked(name, address: address, reason: reason, at: now.wall)
-        unseat(target)
+        unseat(target, isForfeit: false)
         return .success(name)
     }
 

@@ -196,9 +196,12 @@ public final class ServerCore {
         if watched !== kept { removeIfEmpty(watched) }
     }
 
-    /// Gives up a player's seat, closing the room if that leaves it empty — unless it is `kept`.
-    func unseat(_ session: Session, keeping kept: Room? = nil) {
+    /// Gives up a player's seat, closing the room if that leaves it empty — unless it is `kept`. A player
+    /// who leaves a real game before its end loses it (`Room.forfeit`), unless the host kicked them
+    /// (`isForfeit` false): a host must not be able to make someone lose.
+    func unseat(_ session: Session, keeping kept: Room? = nil, isForfeit: Bool = true) {
         guard let room = session.room else { return }
+        if isForfeit { room.forfeit(session.name) }
         room.unseat(session)
         if room !== kept { removeIfEmpty(room) }
     }

@@ -64,3 +64,66 @@ import Testing
         #expect(try restarted.connect("fay").request("STATS ann").lines == annStats)
     }
 }
+
+/// Issue 23: leaving a real game before its end, or letting the grace time run out, is a loss scored
+/// at that moment; a kick is the host's doing and scores nothing.
+@Suite struct ForfeitTests {
+    /// A real game under way in `den`: bob took a set, a minute passed, ann took five; carl sat idle.
+    private func realGame() throws -> (EmbeddedServer, [EmbeddedClient]) {
+        let server = EmbeddedServer()
+        let (ann, join) = try server.player("ann", room: "den", host: "127.0.0.2")
+        let (bob, _) = try server.player("bob", room: "den", host: "127.0.0.3")
+        let (carl, _) = try server.player("carl", room: "den", host: "127.0.0.4")
+        _ = ann.readAvailable()
+        var board = try #require(BoardView.last(in: join.lines))
+        var reply = try bob.request(board.claim(try #require(board.sets.first)))
+        server.advance(by: 61)
+        for _ in 0..<5 {
+            board = try #require(BoardView.last(in: reply.lines + ann.readAvailable()))
+            reply = try ann.request(board.claim(try #require(board.sets.first)))
+            #expect(reply.isOK("CHOOSE"), "\(reply)")
+        }
+        for client in [ann, bob, carl] { _ = client.readAvailable() }
+        return (server, [ann, bob, carl])
+    }
+
+    private func stats(_ name: String, on server: EmbeddedServer) throws -> String {
+        try server.connect("reader").request("STATS \(name)").lines.first ?? "none"
+    }
+
+    @Test func leavingARealGameIsALossScoredAtOnce() throws {
+        let (server, players) = try realGame()
+        #expect(try stats("bob", on: server) == "none")
+        #expect(try players[1].request("LEAVE").isOK("LEAVE"))
+        let bob = try stats("bob", on: server)
+        #expect(
+            bob.hasPrefix("RATING bob normal rating=") && bob.contains(" games=1 wins=0 sets=1 "), "\(bob)")
+        let rating = Int(bob.split(separator: " ")[3].dropFirst("rating=".count)) ?? 0
+        #expect(rating < 1500, "a loss: \(bob)")
+        #expect(try stats("ann", on: server) == "none", "the others are rated when the game ends")
+        let restarted = try server.restarted(after: 1)
+        #expect(try restarted.connect("r").request("STATS bob").lines.first == bob)
+    }
+
+    @Test func theGraceRunningOutIsALossToo() throws {
+        let (server, players) = try realGame()
+        players[2].close()
+        server.advance(by: server.core.configuration.grace + 1)
+        let carl = try stats("carl", on: server)
+        #expect(carl.contains(" games=1 wins=0 sets=0 "), "\(carl)")
+    }
+
+    @Test func aKickedPlayerLosesNothing() throws {
+        let (server, players) = try realGame()
+        #expect(try players[0].request("KICK bob").isOK("KICK"))
+        #expect(try stats("bob", on: server) == "none")
+    }
+
+    @Test func leavingBeforeTheGameIsRealCostsNothing() throws {
+        let server = EmbeddedServer()
+        _ = try server.player("ann", room: "den")
+        let (bob, _) = try server.player("bob", room: "den", host: "127.0.0.3")
+        #expect(try bob.request("LEAVE").isOK("LEAVE"))
+        #expect(try stats("bob", on: server) == "none")
+    }
+}

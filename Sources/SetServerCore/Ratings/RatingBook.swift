@@ -83,6 +83,31 @@ final class RatingBook {
         return changed
     }
 
+    /// Scores `loser`, who left a game before its end, as a loss against the others in `results` at that
+    /// moment: their share of the game is nothing, and the others' shares are their sets (equal without
+    /// any). Only the loser's figures change (the others are rated when the game ends). Returns them.
+    func forfeit(_ results: [Result], loser: String, mode: String) -> Entry? {
+        guard let index = results.firstIndex(where: { $0.name == loser }), results.count >= 2 else {
+            return nil
+        }
+        let before = results.map { entries[$0.name]?[mode] ?? Entry() }
+        let others = results.indices.filter { $0 != index }
+        let otherSets = others.reduce(0) { $0 + results[$1].sets }
+        let shares = results.indices.map { i in
+            i == index
+                ? 0 : otherSets > 0 ? Double(results[i].sets) / Double(otherSets) : 1 / Double(others.count)
+        }
+        let ratings = Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+        var entry = before[index]
+        entry.rating = ratings[index]
+        entry.games += 1
+        entry.sets += results[index].sets
+        entry.wrong += results[index].wrong
+        entry.stale += results[index].stale
+        set(loser, mode: mode, entry)
+        return entry
+    }
+
     /// Fewest players who each took a set for a game to be rated: a game against nobody, or against a
     /// partner who only sat there, proves nothing.
     static let realGamePlayers = 2

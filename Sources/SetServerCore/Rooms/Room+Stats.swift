@@ -41,6 +41,30 @@ extension Room {
         note("game-abandoned", ("index", "\(gameIndex)"))
     }
 
+    /// `name` is leaving the game before its end (`LEAVE`, `QUIT`, another room, or their grace running
+    /// out; not a kick, the host's doing): if the game is a real one so far, it is a loss for them,
+    /// scored now, so leaving cannot dodge a result. Their seat is gone at the end, so it is not scored
+    /// twice.
+    func forfeit(_ name: String) {
+        guard !outbox.isReplaying, options.password == nil, !isOver, !isWaiting,
+            seats.contains(where: { $0.name == name })
+        else { return }
+        let sheet = seats.map { tally.entry(for: $0.name) }
+        guard RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: durationMilliseconds) else {
+            return
+        }
+        let results = sheet.map { entry in
+            RatingBook.Result(
+                name: entry.name, sets: entry.sets, wrong: entry.wrong, stale: entry.stale, isWinner: false)
+        }
+        guard let entry = ratings.forfeit(results, loser: name, mode: ratingMode) else { return }
+        record(
+            .rating(
+                name: name, mode: ratingMode, rating: entry.rating.bitPattern, games: entry.games,
+                wins: entry.wins, sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
+        note("forfeit", ("name", name), ("rating", "\(Int(entry.rating.rounded()))"))
+    }
+
     /// Archives, rates and logs the game as it stands; returns its `OVER` line, sheet and length.
     private func settleGame() -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
         let over = overLine
