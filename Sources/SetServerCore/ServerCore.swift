@@ -109,6 +109,10 @@ public final class ServerCore {
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
         }
+        // A standing vote whose voters now make a majority of those online (someone left or dropped).
+        for room in rooms.values.filter(\.isRecountDue).sorted(by: { $0.name < $1.name }) {
+            room.recountVotes(at: now)
+        }
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }

@@ -127,3 +127,39 @@ import Testing
         #expect(try stats("bob", on: server) == "none")
     }
 }
+
+/// Issue 23: a standing vote is counted again when players leave or drop.
+@Suite struct VoteRecountTests {
+    private func fourWithTwoVotes() throws -> (EmbeddedServer, [EmbeddedClient]) {
+        let server = EmbeddedServer()
+        var players: [EmbeddedClient] = []
+        for name in ["ann", "bob", "carl", "dan"] { players.append(try server.player(name, room: "den").0) }
+        #expect(try players[0].request("NEW mode=junior").final == "OK NEW voted 1/3")
+        #expect(try players[1].request("NEW").final == "OK NEW voted 2/3")
+        for player in players { _ = player.readAvailable() }
+        return (server, players)
+    }
+
+    @Test func aVoteThatHasItsMajorityOnceSomeoneLeavesPasses() throws {
+        let (server, players) = try fourWithTwoVotes()
+        #expect(try players[3].request("LEAVE").isOK("LEAVE"))
+        server.advance(by: 1)
+        let seen = players[2].readAvailable()
+        #expect(seen.contains("NEWGAME ann"), "\(seen)")
+        #expect(seen.contains { $0.hasPrefix("OPTIONS ") && $0.contains("mode=junior") }, "\(seen)")
+    }
+
+    @Test func aVoteThatHasItsMajorityOnceSomeoneDropsPasses() throws {
+        let (server, players) = try fourWithTwoVotes()
+        players[3].close()
+        server.advance(by: 1)
+        #expect(players[2].readAvailable().contains("NEWGAME ann"))
+    }
+
+    @Test func aVoteStillShortOfItsMajorityWaits() throws {
+        let (server, players) = try fourWithTwoVotes()
+        #expect(try players[1].request("LEAVE").isOK("LEAVE"), "a voter leaves: 1 of 3 online")
+        server.advance(by: 2)
+        #expect(!players[2].readAvailable().contains { $0.hasPrefix("NEWGAME") })
+    }
+}

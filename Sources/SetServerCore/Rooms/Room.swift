@@ -69,6 +69,9 @@ final class Room {
     var creatorHost: String?
     /// Players who asked for a new game during this one, in the order they voted.
     var votes: Votes = [:]
+    /// A player left or dropped while votes stood: the next tick counts them again (``recountVotes``).
+    /// Not game state: what it decides is journaled as the `game` record it writes.
+    var isRecountDue = false
     /// The last `PROPOSAL` line the room was told (`nil`: none stands as far as it knows), so that a
     /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
     var toldProposal: String?
@@ -227,6 +230,7 @@ final class Room {
         note("leave", ("name", session.name))
         votes[session.name] = nil
         readyNames.remove(session.name)
+        if !votes.isEmpty && !outbox.isReplaying { isRecountDue = true }
         var lines: [ServerLine] = [.left(session.name), roomLine]
         if let turn = setPresence(session.name, false, hasLeft: true) { lines.append(turn) }
         if host == session.name {
@@ -250,7 +254,10 @@ final class Room {
         record(.presence(room: name, name: session.name, isOnline: session.isOnline))
         let turn = applyPresence(session.name, isOnline: session.isOnline)
         broadcast([playerLine(session)] + (turn.map { [$0] } ?? []), except: session.connection)
-        if !session.isOnline { startIfAllReady() }
+        if !session.isOnline {
+            startIfAllReady()
+            if !votes.isEmpty { isRecountDue = true }
+        }
         tellProposal(except: session.connection)
     }
 
