@@ -61,6 +61,13 @@ extension ServerCore {
                         sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
             }
         }
+        for (name, modes) in ratings.gains.sorted(by: { $0.key < $1.key }) {
+            for (mode, gains) in modes.sorted(by: { $0.key < $1.key }) {
+                records += gains.map {
+                    .gain(name: name, mode: mode, time: $0.time, amount: $0.amount.bitPattern)
+                }
+            }
+        }
         for (name, claim) in nameClaims.claims.sorted(by: { $0.key < $1.key }) {
             records.append(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
         }
@@ -112,6 +119,8 @@ extension ServerCore {
                 room.kicked.insert(player)
             }
         case .allow(let name, let player, _): try room(name).allow(player)
+        case .gain(let name, let mode, let time, let amount):
+            ratings.noteGain(name, mode: mode, Double(bitPattern: amount), at: time)
         case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
             ratings.set(
                 name, mode: mode,

@@ -100,6 +100,7 @@ import Testing
             .kick(room: "den", name: "troll", by: "ann", address: "", until: 5),
             .kick(room: "den", name: "troll", by: "ann"),
             .allow(room: "den", name: "troll", by: "ann"),
+            .gain(name: "ann", mode: "normal", time: 1_700_000_061.5, amount: (118.25).bitPattern),
         ] {
             let body = try #require(JournalCoding.verifiedBody(record.line.dropLast()[...]))
             #expect(try JournalRecord(body: body) == record, "\(record.text)")

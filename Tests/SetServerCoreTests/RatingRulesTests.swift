@@ -163,3 +163,48 @@ import Testing
         #expect(!players[2].readAvailable().contains { $0.hasPrefix("NEWGAME") })
     }
 }
+
+/// Issue 23: a name's rating gains per mode are bounded per hour, across restarts.
+@Suite struct HourlyGainTests {
+    /// A real game in `room`: `loser` takes one set, a minute passes, `winner` takes the rest.
+    private func play(
+        _ server: EmbeddedServer, _ winner: EmbeddedClient, _ loser: EmbeddedClient, from lines: [String]
+    ) throws {
+        let board = try #require(BoardView.last(in: lines))
+        let first = try loser.request(board.claim(try #require(board.sets.first)))
+        server.advance(by: 61)
+        _ = winner.readAvailable()
+        _ = try winner.playToTheEnd(from: first.lines)
+        _ = loser.readAvailable()
+    }
+
+    private func rating(_ name: String, on server: EmbeddedServer) throws -> Int {
+        let line = try server.connect("reader").request("STATS \(name)").lines.first ?? ""
+        return Int(line.split(separator: " ").first { $0.hasPrefix("rating=") }?.dropFirst(7) ?? "") ?? 0
+    }
+
+    @Test func farmingWinsGainAtMost200AnHour() throws {
+        let server = EmbeddedServer()
+        let (ann, join) = try server.player("ann", room: "farm", host: "127.0.0.2")
+        let (bob, _) = try server.player("bob", room: "farm", host: "127.0.0.3")
+        _ = ann.readAvailable()
+        var lines = join.lines
+        for _ in 0..<4 {
+            try play(server, ann, bob, from: lines)
+            lines = try ann.request("NEW").lines
+            _ = bob.readAvailable()
+        }
+        #expect(try rating("ann", on: server) == 1700, "four wins of ~100 each, cut to 200")
+        #expect(try rating("bob", on: server) < 1300, "bob lost every game in full")
+        // The bound survives a restart: the gains are journaled with their times.
+        let restarted = try server.restarted(after: 1)
+        #expect(try rating("ann", on: restarted) == 1700)
+        // An hour after the first gains, ann may gain again.
+        for _ in 0..<8 {
+            server.advance(by: 500)
+            for client in [ann, bob] { #expect(try client.request("PING").isOK("PING")) }
+        }
+        try play(server, ann, bob, from: lines)
+        #expect(try rating("ann", on: server) > 1700)
+    }
+}

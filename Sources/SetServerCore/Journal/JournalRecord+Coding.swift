@@ -144,6 +144,12 @@ extension JournalRecord {
             out.append(mode)
             out.append(rating)
             for figure in [games, wins, sets, wrong, stale] { out.append(figure) }
+        case .gain(let name, let mode, let time, let amount):
+            out = RecordWriter("gain")
+            out.append(name)
+            out.append(mode)
+            out.append(time: time)
+            out.append(amount)
         case .nameClaim(let name, let salt, let digest):
             out = RecordWriter("name-claim")
             out.append(name)
@@ -240,6 +246,8 @@ extension JournalRecord {
             return .rating(
                 name: try r.text(), mode: try r.text(), rating: try r.uint64(), games: try r.int(),
                 wins: try r.int(), sets: try r.int(), wrong: try r.int(), stale: try r.int())
+        case "gain":
+            return .gain(name: try r.text(), mode: try r.text(), time: try r.time(), amount: try r.uint64())
         case "name-claim": return .nameClaim(name: try r.text(), salt: try r.text(), digest: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")

@@ -59,6 +59,9 @@ public enum JournalRecord: Equatable, Sendable {
     /// A name's totals and rating in a mode, as they are after a game (the rating's exact bits).
     case rating(
         name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
+    /// A name gained `amount` (the exact bits of a positive rating change) in `mode` from a game that
+    /// ended at `time` (Unix seconds): what bounds a name's gains per hour (`RatingBook.hourlyGainLimit`).
+    case gain(name: String, mode: String, time: Double, amount: UInt64)
     /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
     case nameClaim(name: String, salt: String, digest: String)
 

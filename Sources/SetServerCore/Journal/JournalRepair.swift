@@ -343,7 +343,7 @@ extension JournalRecord {
     /// What damage to a record of `kind` costs.
     public static func damageScope(ofKind kind: String) -> DamageScope {
         switch kind {
-        case "chat", "archive", "rating", "name-claim": return .alone
+        case "chat", "archive", "rating", "gain", "name-claim": return .alone
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "unseat", "presence", "claim", "choose", "close", "ready",
@@ -382,7 +382,7 @@ extension JournalRecord {
             .vote(let room, _, _),
             .countdown(let room):
             return room
-        case .header, .rating, .nameClaim, .restart: return nil
+        case .header, .rating, .gain, .nameClaim, .restart: return nil
         }
     }
 

@@ -82,7 +82,12 @@ extension Room {
             // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
             if !outbox.isReplaying && options.password == nil {
                 let isReal = RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
-                for (player, entry) in ratings.record(results, mode: ratingMode, isRated: isReal) {
+                // To the millisecond, as the journal keeps it, so a replay bounds the same gains.
+                let endedAt = ((historyTimes.last ?? startedAt) * 1000).rounded() / 1000
+                let changed = ratings.record(results, mode: ratingMode, isRated: isReal, at: endedAt) {
+                    record(.gain(name: $0, mode: ratingMode, time: endedAt, amount: $1.bitPattern))
+                }
+                for (player, entry) in changed {
                     record(
                         .rating(
                             name: player, mode: ratingMode, rating: entry.rating.bitPattern,
