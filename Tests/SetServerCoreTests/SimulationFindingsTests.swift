@@ -18,9 +18,7 @@ import Testing
             _ = core.connect(id, peer: "127.0.0.1:\(id)", addressKey: "127.0.0.1", at: now)
             let effects = core.handle(.success(.hello(name: name)), from: id, at: now)
             for case .send(_, let bytes) in effects {
-                if case .hello(_, let token)? = ServerLine(
-                    parsing: String(decoding: bytes.dropLast(), as: UTF8.self)
-                ).okDetail {
+                if case .hello(_, let token)? = ServerLine(parsing: String(decoding: bytes.dropLast(), as: UTF8.self)).okDetail {
                     tokens.append(token)
                 }
             }
