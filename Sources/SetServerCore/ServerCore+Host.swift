@@ -50,7 +50,7 @@ extension ServerCore {
             let shown = TextRules.sanitized(name.prefix(16))
             return .failure(ProtocolError(.kick, .args, "nobody named \(shown) is seated in \(room.name)"))
         }
-        let address = target.connection.flatMap { clients[$0]?.addressKey } ?? ""
+        let address = target.connection.flatMap { clients[$0]?.addressKey } ?? target.lastAddress ?? ""
         room.markKicked(name, address: address, reason: reason, at: now.wall)
         unseat(target, isForfeit: false)
         return .success(name)

@@ -35,6 +35,17 @@ import Testing
         #expect(try troll.request("JOIN den").final.contains("5 min"), "the wait counts down")
     }
 
+    @Test func aTrollWhoDropsJustBeforeTheKickIsHeldByAddressToo() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "den", host: "127.0.0.2")
+        let (troll, _) = try server.player("troll", room: "den", host: "127.0.0.9")
+        troll.close()
+        #expect(try ann.request("KICK troll").isOK("KICK"))
+        #expect(server.journal.contains { $0.text.hasPrefix("kick den troll ann 127.0.0.9 ") })
+        let (troll2, _) = try server.named("troll2", host: "127.0.0.9")
+        #expect(try troll2.request("JOIN den").error == .denied)
+    }
+
     @Test func theKickEndsAfterTenMinutes() throws {
         let (server, _, troll) = try kickedTroll()
         server.advance(by: Room.kickBanSeconds - 1)
