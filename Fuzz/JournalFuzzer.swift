@@ -30,6 +30,9 @@ enum JournalFuzzer {
             .chat(room: "r", name: "n", text: text),
             .seat(room: text, name: text, token: text),
             .room(name: "r", seed: 1, options: [(text, text)]),
+            .kick(room: text, name: text, by: text, address: text, until: 1),
+            .allow(room: text, name: text, by: text),
+            .gain(name: text, mode: text, time: 1, amount: 0),
         ]
         for record in records {
             let line = record.line

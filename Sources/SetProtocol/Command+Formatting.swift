@@ -40,6 +40,8 @@ extension Command {
             if let name { words.append(name) }
         case .top(let mode):
             if let mode { words.append(mode) }
+        case .allow(let name):
+            words.append(name)
         case .kick(let name, let reason):
             words.append(name)
             if let reason { words.append(reason) }

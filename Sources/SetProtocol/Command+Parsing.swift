@@ -26,6 +26,7 @@ extension Command {
         (.lock, "LOCK"),
         (.unlock, "UNLOCK"),
         (.unready, "UNREADY"),
+        (.allow, "ALLOW <name>"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -104,6 +105,7 @@ extension Command {
             guard args.count <= 1 else { return .failure(usage()) }
             return .success(.top(mode: args.first?.lowercased()))
         case .resume: return one { .resume(token: $0) }
+        case .allow: return one { .allow(name: $0) }
         case .rooms: return none(.rooms)
         case .leave: return none(.leave)
         case .state: return none(.state)

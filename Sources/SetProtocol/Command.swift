@@ -47,6 +47,8 @@ public enum Command: Equatable, Sendable {
     case unlock
     /// `UNREADY`: in a waiting room, take back a `READY` (and stop a countdown under way).
     case unready
+    /// `ALLOW <name>`: the host lets a kicked name, and the address kicked with it, back in.
+    case allow(name: String)
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -82,6 +84,7 @@ public enum Command: Equatable, Sendable {
         case .lock: return .lock
         case .unlock: return .unlock
         case .unready: return .unready
+        case .allow: return .allow
         }
     }
 }

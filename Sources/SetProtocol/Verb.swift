@@ -23,4 +23,5 @@ public enum Verb: String, CaseIterable, Sendable {
     case lock = "LOCK"
     case unlock = "UNLOCK"
     case unready = "UNREADY"
+    case allow = "ALLOW"
 }

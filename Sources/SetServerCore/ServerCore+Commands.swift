@@ -58,7 +58,7 @@ extension ServerCore {
             return session(of: connection, .join).flatMap { session in
                 join(name, game: game, options: options, session: session, connection: connection, at: now)
             }
-        case .watch(let name, let password): return watch(name, password: password, on: connection)
+        case .watch(let name, let password): return watch(name, password: password, on: connection, at: now)
         case .leave: return leave(connection)
         case .state: return state(of: connection)
         case .choose(let picks, let revision):
@@ -93,7 +93,11 @@ extension ServerCore {
             return topLines(of: mode).flatMap { ok(.top(count: $0.count), data: $0) }
         case .kick(let name, let reason):
             return seat(of: connection, .kick).flatMap { session, room in
-                kick(name, reason: reason, from: room, by: session).flatMap { ok(.plain(.kick, $0)) }
+                kick(name, reason: reason, from: room, by: session, at: now).flatMap { ok(.plain(.kick, $0)) }
+            }
+        case .allow(let name):
+            return seat(of: connection, .allow).flatMap { session, room in
+                allow(name, into: room, by: session).flatMap { ok(.plain(.allow, $0)) }
             }
         case .lock, .unlock:
             return seat(of: connection, command.verb).flatMap { session, room in
@@ -151,7 +155,8 @@ extension ServerCore {
     /// Whether `command` would change what the journal keeps: seats, games, claims, chat.
     private func changesJournal(_ command: Command, from connection: Client) -> Bool {
         switch command {
-        case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .lock, .unlock: return true
+        case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .allow, .lock, .unlock:
+            return true
         case .watch: return connection.session?.room != nil
         case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
         case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top: return false

@@ -10,9 +10,7 @@ extension ServerCore {
         if let name {
             room = rooms[name]
             guard room != nil || archive.games[name] != nil else {
-                return .failure(
-                    ProtocolError(
-                        .history, .noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))"))
+                return .failure(noSuchRoom(.history, name))
             }
         } else {
             room = connection.watching ?? connection.session?.room
@@ -25,11 +23,8 @@ extension ServerCore {
         let password = isInside ? room?.options.password : nil
         let games = (archive.games[roomName] ?? []).filter { !$0.isPrivate || $0.password == password }
         let canReadCurrent = room != nil && (room?.options.password == nil || isInside)
-        guard canReadCurrent || !games.isEmpty else {
-            return .failure(
-                ProtocolError(
-                    .history, .denied, "\(roomName) is private; only its players can read its history"))
-        }
+        // A private room's history is no history to others: the answer of a room that does not exist.
+        guard canReadCurrent || !games.isEmpty else { return .failure(noSuchRoom(.history, roomName)) }
         let lines = (canReadCurrent ? room?.historyLines() ?? [] : []) + archivedHistory(of: games)
         return ok(.history(count: lines.count), data: lines)
     }

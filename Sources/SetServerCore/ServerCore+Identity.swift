@@ -25,6 +25,7 @@ extension ServerCore {
         sessionsByToken[session.token] = session
         connection.session = session
         connection.hasIdentified = true
+        session.lastAddress = connection.addressKey
         outbox.log(.info, "hello", [("id", "\(connection.id)"), ("name", name)])
         return ok(.hello(name: name, token: session.token))
     }
@@ -50,6 +51,7 @@ extension ServerCore {
         }
         session.connection = connection.id
         session.awaySince = nil
+        session.lastAddress = connection.addressKey
         connection.session = session
         connection.hasIdentified = true
         outbox.log(.info, "resume", [("id", "\(connection.id)"), ("name", session.name)])

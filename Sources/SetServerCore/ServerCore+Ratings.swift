@@ -61,6 +61,13 @@ extension ServerCore {
                         sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
             }
         }
+        for (name, modes) in ratings.gains.sorted(by: { $0.key < $1.key }) {
+            for (mode, gains) in modes.sorted(by: { $0.key < $1.key }) {
+                records += gains.map {
+                    .gain(name: name, mode: mode, time: $0.time, amount: $0.amount.bitPattern)
+                }
+            }
+        }
         for (name, claim) in nameClaims.claims.sorted(by: { $0.key < $1.key }) {
             records.append(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
         }
@@ -104,7 +111,16 @@ extension ServerCore {
             dealt.deal(at: time)
         case .stale(let name, let player): try room(name).tally.noteStale(by: player)
         case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked
-        case .kick(let name, let player, _): try room(name).kicked.insert(player)
+        case .kick(let name, let player, _, let address, let until):
+            let room = try room(name)
+            if let until {
+                room.bans[player] = RoomSnapshot.KickBan(name: player, address: address, until: until)
+            } else {
+                room.kicked.insert(player)
+            }
+        case .allow(let name, let player, _): try room(name).allow(player)
+        case .gain(let name, let mode, let time, let amount):
+            ratings.noteGain(name, mode: mode, Double(bitPattern: amount), at: time)
         case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
             ratings.set(
                 name, mode: mode,

@@ -147,7 +147,8 @@ extension ServerCore {
             rooms[name] = nil
         case .archive(let name, let game):
             archive.keep(game, of: name)
-        case .ready, .unready, .deal, .stale, .lock, .kick, .rating, .nameClaim, .vote, .countdown:
+        case .ready, .unready, .deal, .stale, .lock, .kick, .allow, .gain, .rating, .nameClaim, .vote,
+            .countdown:
             try replayNight(record, in: rooms)
         }
     }

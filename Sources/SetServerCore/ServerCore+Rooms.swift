@@ -12,15 +12,17 @@ extension ServerCore {
     }
 
     /// `WATCH <room> [password=<secret>]`: follows a room as a spectator (giving up a seat elsewhere).
-    func watch(_ name: String, password: String?, on connection: Client) -> Answer {
-        guard let room = rooms[name] else {
-            return .failure(
-                ProtocolError(.watch, .noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))"))
+    func watch(_ name: String, password: String?, on connection: Client, at now: Instant) -> Answer {
+        // To anyone without its password a private room is no room at all: the same answer, word for word.
+        guard let room = rooms[name], room.options.password == nil || room.options.password == password else {
+            return .failure(noSuchRoom(.watch, name))
         }
-        if let secret = room.options.password, secret != password {
-            return .failure(
-                ProtocolError(
-                    .watch, .denied, "\(room.name) is private; WATCH \(room.name) password=<secret>"))
+        // A kicked player may not follow the room either, by name or from the address they were kicked at.
+        if connection.session?.room !== room,
+            let refusal = kickRefusal(
+                .watch, to: room, name: connection.session?.name, from: connection, at: now)
+        {
+            return .failure(refusal)
         }
         if let session = connection.session { unseat(session, keeping: room) }
         stopWatching(connection, keeping: room)
@@ -28,6 +30,12 @@ extension ServerCore {
         connection.hasIdentified = true
         let snapshot = room.snapshot
         return ok(.watch(room: room.name, count: snapshot.count), data: snapshot)
+    }
+
+    /// The answer to a room that does not exist, or is private and the asker lacks its password: the two
+    /// cannot be told apart.
+    func noSuchRoom(_ verb: Verb, _ name: String) -> ProtocolError {
+        ProtocolError(verb, .noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))")
     }
 
     /// `LEAVE`: stops watching, or gives up the seat (the score stays with the game).
@@ -62,15 +70,17 @@ extension ServerCore {
         }
         let room: Room
         if let existing = rooms[name] {
+            // A private room says nothing of itself, not even its game, to anyone without its password.
+            if let secret = existing.options.password, secret != options["password"] {
+                return .failure(noSuchRoom(.join, name))
+            }
             if let game, game != existing.options.game {
                 return .failure(
                     ProtocolError(.join, .mismatch, "\(name) is a \(existing.options.game.rawValue) room"))
             }
-            if let secret = existing.options.password, secret != options["password"] {
-                return .failure(
-                    ProtocolError(.join, .denied, "\(name) is private; JOIN \(name) password=<secret>"))
+            if let refusal = admission(to: existing, of: session, from: connection, at: now) {
+                return .failure(refusal)
             }
-            if let refusal = admission(to: existing, of: session) { return .failure(refusal) }
             var asked = options
             asked["password"] = nil  // Checked above; a public room ignores a password.
             asked["start"] = nil  // Only a new room takes it; an existing one keeps its own.

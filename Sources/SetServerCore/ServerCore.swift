@@ -109,6 +109,10 @@ public final class ServerCore {
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
         }
+        // A standing vote whose voters now make a majority of those online (someone left or dropped).
+        for room in rooms.values.filter(\.isRecountDue).sorted(by: { $0.name < $1.name }) {
+            room.recountVotes(at: now)
+        }
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }
@@ -196,9 +200,12 @@ public final class ServerCore {
         if watched !== kept { removeIfEmpty(watched) }
     }
 
-    /// Gives up a player's seat, closing the room if that leaves it empty — unless it is `kept`.
-    func unseat(_ session: Session, keeping kept: Room? = nil) {
+    /// Gives up a player's seat, closing the room if that leaves it empty — unless it is `kept`. A player
+    /// who leaves a real game before its end loses it (`Room.forfeit`), unless the host kicked them
+    /// (`isForfeit` false): a host must not be able to make someone lose.
+    func unseat(_ session: Session, keeping kept: Room? = nil, isForfeit: Bool = true) {
         guard let room = session.room else { return }
+        if isForfeit { room.forfeit(session.name) }
         room.unseat(session)
         if room !== kept { removeIfEmpty(room) }
     }

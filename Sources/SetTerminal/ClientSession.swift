@@ -272,6 +272,8 @@ public struct ClientSession: Sendable {
             return [.status(Status(.info, "\(what) \(room); /join a room to play"))]
         case "KICK":
             return [.status(Status(.success, "you sent \(detail.detail) out of the room"))]
+        case "ALLOW":
+            return [.status(Status(.success, "\(detail.detail) may come back in now"))]
         case "LOCK":
             return [.status(Status(.success, "you locked the room: nobody new can join (/unlock opens it)"))]
         case "UNLOCK":
@@ -431,6 +433,7 @@ public struct ClientSession: Sendable {
         case .lock: return send(.lock)
         case .unlock: return send(.unlock)
         case .kick(let who, let reason): return send(.kick(name: who, reason: reason))
+        case .allow(let who): return send(.allow(name: who))
         case .stats(let who): return send(.stats(name: who))
         case .top(let mode): return send(.top(mode: mode))
         case .watch(let target, let password):

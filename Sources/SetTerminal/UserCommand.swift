@@ -34,6 +34,8 @@ public enum UserCommand: Equatable, Sendable {
     case lock
     /// `/unlock`: the host opens it again.
     case unlock
+    /// `/allow <name>`: the host lets a kicked player back in before their 10 minutes are up.
+    case allow(name: String)
     /// `/stats [<name>]`: a name's totals and ratings (yours without one).
     case stats(String?)
     /// `/top [<mode>]`: the best ratings of a mode.
@@ -92,7 +94,8 @@ public enum UserCommand: Equatable, Sendable {
         "/leave            leave the room",
         "The host (who made the room):",
         "/start            start the game now, with a countdown",
-        "/kick <name> [reason]   send a player out of the room, saying why",
+        "/kick <name> [reason]   send a player out of the room (for 10 min), saying why",
+        "/allow <name>     let a kicked player back in now",
         "/lock, /unlock    close the room to new players, or open it again",
         "/reconnect        drop the connection and make it again (keeps your seat)",
         "/quit             leave and close (also Ctrl-C, Ctrl-D)",
@@ -148,6 +151,14 @@ public enum UserCommand: Equatable, Sendable {
         case "/unready", "/notready": return noArgs(.unready)
         case "/lock": return noArgs(.lock)
         case "/unlock": return noArgs(.unlock)
+        case "/allow":
+            guard let name = args.first, args.count == 1 else {
+                return .failure(InputError("usage: /allow <name>"))
+            }
+            guard TextRules.isValidName(name) else {
+                return .failure(InputError("a name is 1–16 of A–Z a–z 0–9 _ -"))
+            }
+            return .success(.allow(name: name))
         case "/kick":
             guard let name = args.first else { return .failure(InputError("usage: /kick <name> [reason]")) }
             guard TextRules.isValidName(name) else {

@@ -147,10 +147,12 @@ public final class EmbeddedServer {
         return (client, try client.hello(name))
     }
 
-    /// Connects, says `HELLO <name>` and joins `room` (creating it with `options`); returns the client
-    /// and the join reply (the snapshot).
-    public func player(_ name: String, room: String, options: String = "") throws -> (EmbeddedClient, Reply) {
-        let (client, _) = try named(name)
+    /// Connects from `host`, says `HELLO <name>` and joins `room` (creating it with `options`); returns the
+    /// client and the join reply (the snapshot).
+    public func player(_ name: String, room: String, options: String = "", host: String = "127.0.0.1") throws
+        -> (EmbeddedClient, Reply)
+    {
+        let (client, _) = try named(name, host: host)
         let reply = try client.request(options.isEmpty ? "JOIN \(room)" : "JOIN \(room) \(options)")
         guard reply.isOK("JOIN \(room)") else {
             throw ClientError(description: "\(name): JOIN got \(reply)")

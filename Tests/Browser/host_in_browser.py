@@ -146,6 +146,10 @@ def main():
                  lambda: "removed bob: spamming the chat" in text_of(driver, "log"))
         if page_score(driver, "bob"):
             fail("bob is still on the scoreboard")
+        # The kick holds bob's name (and address) for 10 minutes.
+        _, final = bob.request("JOIN night")
+        if not (final.startswith("ERR JOIN DENIED") and "10 min" in final):
+            fail(f"bob came straight back: {final}")
 
         # The room menu: lock (dave is refused), unlock.
         click(driver, "btn-menu")

@@ -34,7 +34,7 @@ struct CommandParsingTests {
             Set(verbs) == [
                 "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
                 "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK",
-                "UNLOCK", "UNREADY",
+                "UNLOCK", "UNREADY", "ALLOW",
             ])
         for (verb, usage) in Command.synopses {
             #expect(usage == verb.rawValue || usage.hasPrefix(verb.rawValue + " "))

@@ -34,7 +34,7 @@ import Testing
         let plain = try ann.request("KICK carl")
         #expect(plain.lines.first == "KICKED carl ann" && plain.final == "OK KICK carl")
         // Control characters in a reason never reach anyone's terminal.
-        let (dan, _) = try server.player("dan", room: "night")
+        let (dan, _) = try server.player("dan", room: "night", host: "127.0.0.4")
         _ = ann.readAvailable()
         #expect(try ann.request("KICK dan \u{1B}[2Jbye").lines.first == "KICKED dan ann bye")
         _ = dan.readAvailable()

@@ -74,6 +74,30 @@ import Testing
         #expect(carl.readAvailable().contains("HOST carl"))
     }
 
+    /// Issue 23: rights are the seat's. After the creator and host ann QUITs, a newcomer who says
+    /// `HELLO ann` may not set a password, KICK or LOCK; bob, seated longest, holds both rights, and a
+    /// restart agrees.
+    @Test func rightsAreTheSeatsNotTheNames() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "den")
+        let (bob, _) = try server.player("bob", room: "den")
+        let (carl, _) = try server.player("carl", room: "den")
+        _ = try ann.request("QUIT")
+        #expect(carl.readAvailable().last == "HOST bob", "everyone is told who hosts now")
+        let (impostor, _) = try server.player("ann", room: "den")
+        _ = bob.readAvailable()
+        let password = try impostor.request("NEW password=mine")
+        #expect(password.error == .denied, "\(password)")
+        #expect(password.final.contains("bob"), "the refusal names who may: \(password.final)")
+        #expect(try impostor.request("KICK carl").error == .denied)
+        #expect(try impostor.request("LOCK").error == .denied)
+        #expect(try carl.request("JOIN den").isOK("JOIN"), "the regulars are not locked out")
+        let restarted = try server.restarted(after: 1)
+        #expect(restarted.core.snapshot(ofRoom: "den")?.creator == "bob")
+        #expect(restarted.core.snapshot(ofRoom: "den")?.night.host == "bob")
+        #expect(try bob.request("NEW password=ours").isOK("NEW"), "the new creator may set one")
+    }
+
     @Test func gameEventsReachTheLogAtInfo() throws {
         let server = EmbeddedServer()
         let (ann, join) = try server.player("ann", room: "den")

@@ -1,3 +1,4 @@
+import Foundation
 import SetGame
 import SetProtocol
 import SetTestSupport
@@ -129,45 +130,65 @@ import Testing
         #expect(last.lines.last?.hasPrefix("DURATION ") == true)
     }
 
-    /// Two new players (1500 each) play two games of normal SET.
+    /// Two new players (1500 each) play two real games of normal SET (each takes a set, the game lasts
+    /// over a minute: see `RatingBook.isRealGame`).
     ///
-    /// Game 1, Ann takes every set: Q is the same for both, so E = 0.5 each; K = max(256/(1+0/20), 64)
-    /// = 256. Ann 1500 + 256(1 − 0.5) = 1628, Bob 1500 + 256(0 − 0.5) = 1372.
+    /// Game 1, Bob takes the first set and Ann the other n − 1: Q is the same for both, so E = 0.5 each;
+    /// K = max(256/(1+0/20), 64) = 256. Ann 1500 + 256((n−1)/n − 0.5), Bob 1500 + 256(1/n − 0.5).
     ///
-    /// Game 2, Bob takes every set: E(Ann) = 10^(1628/800) / (10^(1628/800) + 10^(1372/800))
-    /// = 1/(1 + 10^(−256/800)) = 1/(1 + 0.478630) = 0.676302; E(Bob) = 0.323698; K = 256/(1+1/20)
-    /// = 243.8095. Ann 1628 + 243.8095(0 − 0.676302) = 1628 − 164.889 = 1463.111 → 1463;
-    /// Bob 1372 + 243.8095(1 − 0.323698) = 1372 + 164.889 = 1536.889 → 1537.
+    /// Game 2, the other way round: E(Ann) = Q(Ann)/(Q(Ann) + Q(Bob)) with Q = 10^(R/800);
+    /// K = 256/(1+1/20) = 243.8095, the mean of both players' K.
     @Test func ratingsFollowTheFormula() throws {
         let server = EmbeddedServer()
         let (ann, annJoin) = try server.player("ann", room: "rated")
         let (bob, _) = try server.player("bob", room: "rated")
         _ = ann.readAvailable()
-        let (annSets, _) = try ann.playToTheEnd(from: annJoin.lines)
-        _ = bob.readAvailable()
+        /// `first` takes the first set, a minute passes, `rest` takes every other; returns their sets.
+        func play(_ first: EmbeddedClient, then rest: EmbeddedClient, from lines: [String]) throws -> Int {
+            let board = try #require(BoardView.last(in: lines))
+            let taken = try first.request(board.claim(try #require(board.sets.first)))
+            #expect(taken.isOK("CHOOSE"), "\(taken)")
+            _ = rest.readAvailable()
+            server.advance(by: 61)
+            let (sets, _) = try rest.playToTheEnd(from: taken.lines)
+            _ = first.readAvailable()
+            return sets
+        }
+        let annSets = try play(bob, then: ann, from: annJoin.lines)
+        let n1 = Double(annSets + 1)
+        let ann1 = 1500 + 256 * ((n1 - 1) / n1 - 0.5)
+        let bob1 = 1500 + 256 * (1 / n1 - 0.5)
         #expect(
             try bob.request("STATS").lines == [
-                "RATING bob normal rating=1372 games=1 wins=0 sets=0 wrong=0 stale=0"
+                "RATING bob normal rating=\(Int(bob1.rounded())) games=1 wins=0 sets=1 wrong=0 stale=0"
             ])
         let new = try ann.request("NEW")
         _ = bob.readAvailable()
-        let (bobSets, _) = try bob.playToTheEnd(from: new.lines)
-        _ = ann.readAvailable()
+        let bobSets = try play(ann, then: bob, from: new.lines)
+        let n2 = Double(bobSets + 1)
+        let k = 256 / (1 + 1.0 / 20)
+        let annExpected = 1 / (1 + pow(10, (bob1 - ann1) / 800))
+        let ann2 = Int((ann1 + k * (1 / n2 - annExpected)).rounded())
+        let bob2 = Int((bob1 + k * ((n2 - 1) / n2 - (1 - annExpected))).rounded())
         let annStats = try bob.request("STATS ann")
         #expect(
-            annStats.lines == ["RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"]
-        )
+            annStats.lines == [
+                "RATING ann normal rating=\(ann2) games=2 wins=1 sets=\(annSets + 1) wrong=0 stale=0"
+            ], "\(annStats)")
         #expect(annStats.final == "OK STATS 1")
         #expect(
             try ann.request("STATS").lines == [
-                "RATING ann normal rating=1463 games=2 wins=1 sets=\(annSets) wrong=0 stale=0"
+                "RATING ann normal rating=\(ann2) games=2 wins=1 sets=\(annSets + 1) wrong=0 stale=0"
             ])
         #expect(
             try ann.request("STATS bob").lines == [
-                "RATING bob normal rating=1537 games=2 wins=1 sets=\(bobSets) wrong=0 stale=0"
+                "RATING bob normal rating=\(bob2) games=2 wins=1 sets=\(bobSets + 1) wrong=0 stale=0"
             ])
+        let ranked = [("ann", ann2), ("bob", bob2)].sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         let top = try ann.request("TOP")
-        #expect(top.lines == ["TOP 1 bob 1537 2", "TOP 2 ann 1463 2"] && top.final == "OK TOP 2")
+        #expect(
+            top.lines == ["TOP 1 \(ranked[0].0) \(ranked[0].1) 2", "TOP 2 \(ranked[1].0) \(ranked[1].1) 2"]
+                && top.final == "OK TOP 2", "\(top)")
         #expect(try ann.request("TOP junior").final == "OK TOP 0")
         #expect(try ann.request("TOP blitz").error == .badOption)
         #expect(try ann.request("STATS nobody").final == "OK STATS 0")

@@ -124,8 +124,17 @@ extension JournalRecord {
             out.append(room)
             out.append(isLocked)
             out.append(host)
-        case .kick(let room, let name, let host):
+        case .kick(let room, let name, let host, let address, let until):
             out = RecordWriter("kick")
+            out.append(room)
+            out.append(name)
+            out.append(host)
+            if let until {
+                out.append(address)
+                out.append(time: until)
+            }
+        case .allow(let room, let name, let host):
+            out = RecordWriter("allow")
             out.append(room)
             out.append(name)
             out.append(host)
@@ -135,6 +144,12 @@ extension JournalRecord {
             out.append(mode)
             out.append(rating)
             for figure in [games, wins, sets, wrong, stale] { out.append(figure) }
+        case .gain(let name, let mode, let time, let amount):
+            out = RecordWriter("gain")
+            out.append(name)
+            out.append(mode)
+            out.append(time: time)
+            out.append(amount)
         case .nameClaim(let name, let salt, let digest):
             out = RecordWriter("name-claim")
             out.append(name)
@@ -219,11 +234,20 @@ extension JournalRecord {
         case "deal": return .deal(room: try r.text(), time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
         case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())
-        case "kick": return .kick(room: try r.text(), name: try r.text(), by: try r.text())
+        case "kick":
+            let room = try r.text()
+            let name = try r.text()
+            let host = try r.text()
+            // A kick from before bans has no address and no end.
+            guard !r.isAtEnd else { return .kick(room: room, name: name, by: host) }
+            return .kick(room: room, name: name, by: host, address: try r.text(), until: try r.time())
+        case "allow": return .allow(room: try r.text(), name: try r.text(), by: try r.text())
         case "rating":
             return .rating(
                 name: try r.text(), mode: try r.text(), rating: try r.uint64(), games: try r.int(),
                 wins: try r.int(), sets: try r.int(), wrong: try r.int(), stale: try r.int())
+        case "gain":
+            return .gain(name: try r.text(), mode: try r.text(), time: try r.time(), amount: try r.uint64())
         case "name-claim": return .nameClaim(name: try r.text(), salt: try r.text(), digest: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
@@ -355,7 +379,17 @@ extension RoomSnapshot {
             out.append(time)
         }
         // Written only when set, so a snapshot without a countdown reads in a setd from before it.
-        if night.isCountingDown { out.append(true) }
+        if night.isCountingDown || !night.bans.isEmpty { out.append(night.isCountingDown) }
+        // Likewise the kicks that expire: a `bans` section only when there are some.
+        if !night.bans.isEmpty {
+            out.append("bans")
+            out.append(night.bans.count)
+            for ban in night.bans {
+                out.append(ban.name)
+                out.append(ban.address)
+                out.append(time: ban.until)
+            }
+        }
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -464,6 +498,15 @@ extension RoomSnapshot {
         }
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
         if !r.isAtEnd { night.isCountingDown = try r.bool() }
+        guard !r.isAtEnd else { return }
+        let bans = try r.text()
+        guard bans == "bans" else {
+            throw RecordReader.Malformed(description: "'\(bans.prefix(20))' where the room's kicks go")
+        }
+        for _ in 0..<(try r.count()) {
+            night.bans.append(
+                RoomSnapshot.KickBan(name: try r.text(), address: try r.text(), until: try r.time()))
+        }
     }
 }
 

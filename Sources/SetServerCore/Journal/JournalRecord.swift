@@ -50,11 +50,18 @@ public enum JournalRecord: Equatable, Sendable {
     case stale(room: String, name: String)
     /// The host locked (`true`) or unlocked the room.
     case lock(room: String, isLocked: Bool, by: String)
-    /// The host took `name`'s seat; the `unseat` record follows. The name may not join again.
-    case kick(room: String, name: String, by: String)
+    /// The host took `name`'s seat; the `unseat` record follows. The name, and `address` (the kicked
+    /// connection's address key, empty if they were away), may not come back before `until` (Unix
+    /// seconds); a record from before bans had no `until`, and bans the name while the room exists.
+    case kick(room: String, name: String, by: String, address: String = "", until: Double? = nil)
+    /// The host let a kicked name (and the address kicked with it) back into the room (`ALLOW`).
+    case allow(room: String, name: String, by: String)
     /// A name's totals and rating in a mode, as they are after a game (the rating's exact bits).
     case rating(
         name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
+    /// A name gained `amount` (the exact bits of a positive rating change) in `mode` from a game that
+    /// ended at `time` (Unix seconds): what bounds a name's gains per hour (`RatingBook.hourlyGainLimit`).
+    case gain(name: String, mode: String, time: Double, amount: UInt64)
     /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
     case nameClaim(name: String, salt: String, digest: String)
 
@@ -154,8 +161,10 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var host: String?
         /// Whether the host locked the room.
         public var isLocked = false
-        /// Names kicked, in name order: they may not join again.
+        /// Names kicked before kicks expired, in name order: they may not join again.
         public var kicked: [String] = []
+        /// Kicks that hold a name and an address until a time, in name order.
+        public var bans: [KickBan] = []
         /// The current game's score sheet so far.
         public var tally = GameTally()
         /// Whether the countdown to the deal was under way (absent from snapshots written before it).
@@ -165,8 +174,10 @@ public struct RoomSnapshot: Equatable, Sendable {
         /// no host known.
         public init(
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
-            kicked: [String] = [], tally: GameTally = GameTally(), isCountingDown: Bool = false
+            kicked: [String] = [], bans: [KickBan] = [], tally: GameTally = GameTally(),
+            isCountingDown: Bool = false
         ) {
+            self.bans = bans
             self.isCountingDown = isCountingDown
             self.isWaiting = isWaiting
             self.ready = ready
@@ -174,6 +185,23 @@ public struct RoomSnapshot: Equatable, Sendable {
             self.isLocked = isLocked
             self.kicked = kicked
             self.tally = tally
+        }
+    }
+
+    /// A kick that keeps a name and an address out of a room until a time.
+    public struct KickBan: Equatable, Sendable {
+        /// The kicked name.
+        public var name: String
+        /// The kicked connection's address key (an IPv4 address or an IPv6 /64), empty if unknown.
+        public var address: String
+        /// Unix seconds when the ban ends.
+        public var until: Double
+
+        /// Creates a ban of `name` and `address` until `until`.
+        public init(name: String, address: String, until: Double) {
+            self.name = name
+            self.address = address
+            self.until = until
         }
     }
 

@@ -343,11 +343,11 @@ extension JournalRecord {
     /// What damage to a record of `kind` costs.
     public static func damageScope(ofKind kind: String) -> DamageScope {
         switch kind {
-        case "chat", "archive", "rating", "name-claim": return .alone
+        case "chat", "archive", "rating", "gain", "name-claim": return .alone
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "unseat", "presence", "claim", "choose", "close", "ready",
-            "unready", "deal", "stale", "lock", "kick", "vote", "countdown":
+            "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown":
             return .room
         default: return .unknown
         }
@@ -378,10 +378,11 @@ extension JournalRecord {
             .presence(let room, _, _), .claim(let room, _, _, _), .choose(let room, _, _, _),
             .chat(let room, _, _), .archive(let room, _), .ready(let room, _), .unready(let room, _),
             .deal(let room, _),
-            .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _), .vote(let room, _, _),
+            .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _, _, _), .allow(let room, _, _),
+            .vote(let room, _, _),
             .countdown(let room):
             return room
-        case .header, .rating, .nameClaim, .restart: return nil
+        case .header, .rating, .gain, .nameClaim, .restart: return nil
         }
     }
 

@@ -37,6 +37,30 @@ final class RatingBook {
     static let modes = ["normal", "junior", "chain", "ultra", "matchismo"]
 
     private(set) var entries: [String: [String: Entry]] = [:]
+    /// Each name's rating gains in each mode within an hour of its latest, oldest first, with the time
+    /// of the game that brought each (Unix seconds, as journaled).
+    private(set) var gains: [String: [String: [(time: Double, amount: Double)]]] = [:]
+
+    /// Most rating a name may gain in one mode within an hour (lichess bounds farming likewise): a
+    /// strong player gains about 30 a game, so an evening's honest play never meets it, while a pair of
+    /// accounts trading wins cannot climb `TOP` faster than this.
+    static let hourlyGainLimit = 200.0
+    static let gainWindow = 3600.0
+
+    /// Notes that `name` gained `amount` in `mode` from a game that ended at `time`, forgetting gains
+    /// more than an hour older than it.
+    func noteGain(_ name: String, mode: String, _ amount: Double, at time: Double) {
+        var list = gains[name]?[mode] ?? []
+        list.append((time, amount))
+        list.removeAll { $0.time <= time - Self.gainWindow }
+        gains[name, default: [:]][mode] = list
+    }
+
+    /// What `name` may still gain in `mode` from a game ending at `time`.
+    func gainAllowed(_ name: String, mode: String, at time: Double) -> Double {
+        let recent = (gains[name]?[mode] ?? []).filter { $0.time > time - Self.gainWindow && $0.time <= time }
+        return max(0, Self.hourlyGainLimit - recent.reduce(0) { $0 + $1.amount })
+    }
 
     /// The record of `name` in `mode`, if they have one.
     func entry(_ name: String, mode: String) -> Entry? { entries[name]?[mode] }
@@ -58,12 +82,30 @@ final class RatingBook {
         return ratings.indices.map { i in ratings[i] + k * (shares[i] - q[i] / total) }
     }
 
-    /// Adds a finished game in `mode`; returns the records that changed, in `results`' order.
-    func record(_ results: [Result], mode: String) -> [(name: String, entry: Entry)] {
+    /// Adds a finished game in `mode` (its ratings changed only if `isRated`: see ``isRealGame``);
+    /// returns the records that changed, in `results`' order.
+    ///
+    /// A gain is cut to what the name may still gain this hour (``hourlyGainLimit``, counted back from
+    /// `time`, the game's end); `gained` gets each gain kept, to be journaled.
+    func record(
+        _ results: [Result], mode: String, isRated: Bool = true, at time: Double,
+        gained: (String, Double) -> Void = { _, _ in }
+    ) -> [(name: String, entry: Entry)] {
         let before = results.map { entries[$0.name]?[mode] ?? Entry() }
         let totalSets = results.reduce(0) { $0 + $1.sets }
         let shares = results.map { totalSets > 0 ? Double($0.sets) / Double(totalSets) : 0 }
-        let ratings = Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+        var ratings =
+            isRated
+            ? Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+            : before.map(\.rating)
+        for (i, result) in results.enumerated() where ratings[i] > before[i].rating {
+            let gain = min(ratings[i] - before[i].rating, gainAllowed(result.name, mode: mode, at: time))
+            ratings[i] = before[i].rating + gain
+            if gain > 0 {
+                noteGain(result.name, mode: mode, gain, at: time)
+                gained(result.name, gain)
+            }
+        }
         var changed: [(name: String, entry: Entry)] = []
         for (i, result) in results.enumerated() {
             var entry = before[i]
@@ -77,6 +119,46 @@ final class RatingBook {
             changed.append((result.name, entry))
         }
         return changed
+    }
+
+    /// Scores `loser`, who left a game before its end, as a loss against the others in `results` at that
+    /// moment: their share of the game is nothing, and the others' shares are their sets (equal without
+    /// any). Only the loser's figures change (the others are rated when the game ends). Returns them.
+    func forfeit(_ results: [Result], loser: String, mode: String) -> Entry? {
+        guard let index = results.firstIndex(where: { $0.name == loser }), results.count >= 2 else {
+            return nil
+        }
+        let before = results.map { entries[$0.name]?[mode] ?? Entry() }
+        let others = results.indices.filter { $0 != index }
+        let otherSets = others.reduce(0) { $0 + results[$1].sets }
+        let shares = results.indices.map { i in
+            i == index
+                ? 0 : otherSets > 0 ? Double(results[i].sets) / Double(otherSets) : 1 / Double(others.count)
+        }
+        let ratings = Self.rated(before.map(\.rating), games: before.map(\.games), shares: shares)
+        var entry = before[index]
+        entry.rating = ratings[index]
+        entry.games += 1
+        entry.sets += results[index].sets
+        entry.wrong += results[index].wrong
+        entry.stale += results[index].stale
+        set(loser, mode: mode, entry)
+        return entry
+    }
+
+    /// Fewest players who each took a set for a game to be rated: a game against nobody, or against a
+    /// partner who only sat there, proves nothing.
+    static let realGamePlayers = 2
+    /// Fewest sets (matches) taken in all for a game to be rated.
+    static let realGameSets = 5
+    /// Shortest rated game, deal to last set, in milliseconds: a scripted game of seconds is farming.
+    static let realGameMilliseconds = 60_000
+
+    /// Whether a game whose players took `sets` (one count per player) and lasted `milliseconds` is a
+    /// real game, the only kind that changes ratings (lichess likewise rates no aborted game).
+    static func isRealGame(sets: [Int], milliseconds: Int) -> Bool {
+        sets.filter { $0 > 0 }.count >= realGamePlayers && sets.reduce(0, +) >= realGameSets
+            && milliseconds >= realGameMilliseconds
     }
 
     /// The `RATING` lines of `name`, one per mode played.

@@ -200,10 +200,28 @@ extension Room {
             tellProposal()
             return .success(.new(.voted(votes: inFavour, needed: needed)))
         }
+        abandonGame()
         restart(with: newOptions, at: now.wall, uptime: now.uptime)
         note("new-game", ("name", session.name), ("index", "\(gameIndex)"))
         broadcast([.newGame(session.name)] + snapshot)
         return .success(.new(.started))
+    }
+
+    /// Counts the standing proposal's votes again, once a player left or dropped (not after a restart,
+    /// when everyone is away until they come back), against the players online now: one who left or
+    /// dropped no longer needs convincing, so a vote that now has its majority passes, as if its last
+    /// `NEW` had come now. `NEWGAME` names its first voter. The core's tick calls it (the time comes from
+    /// there); a game already over waits for anyone's `NEW`, which starts it at once.
+    func recountVotes(at now: Instant) {
+        guard isRecountDue else { return }
+        isRecountDue = false
+        guard !isOver, !outbox.isReplaying, let standing = votes.standing else { return }
+        let online = onlineCount
+        guard online > 0, standing.voters.count >= online / 2 + 1 else { return }
+        abandonGame()
+        restart(with: standing.options, at: now.wall, uptime: now.uptime)
+        note("new-game", ("name", standing.voters[0]), ("index", "\(gameIndex)"), ("by", "recount"))
+        broadcast([.newGame(standing.voters[0])] + snapshot)
     }
 
     /// A proposal's options as `VOTE` and `PROPOSAL` show them: as `OPTIONS` lists them, and

@@ -29,6 +29,44 @@ extension Room {
     /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
     /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).
     func finishGame() -> [ServerLine] {
+        let (over, sheet, duration) = settleGame()
+        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+    }
+
+    /// A game ended by a `NEW` vote before its end: archived with its sheet, and rated, as it stood, so
+    /// a vote cannot wipe a game someone was winning. A game where nothing was taken leaves no trace.
+    func abandonGame() {
+        guard !isOver, !isWaiting, !historyTimes.isEmpty else { return }
+        _ = settleGame()
+        note("game-abandoned", ("index", "\(gameIndex)"))
+    }
+
+    /// `name` is leaving the game before its end (`LEAVE`, `QUIT`, another room, or their grace running
+    /// out; not a kick, the host's doing): if the game is a real one so far, it is a loss for them,
+    /// scored now, so leaving cannot dodge a result. Their seat is gone at the end, so it is not scored
+    /// twice.
+    func forfeit(_ name: String) {
+        guard !outbox.isReplaying, options.password == nil, !isOver, !isWaiting,
+            seats.contains(where: { $0.name == name })
+        else { return }
+        let sheet = seats.map { tally.entry(for: $0.name) }
+        guard RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: durationMilliseconds) else {
+            return
+        }
+        let results = sheet.map { entry in
+            RatingBook.Result(
+                name: entry.name, sets: entry.sets, wrong: entry.wrong, stale: entry.stale, isWinner: false)
+        }
+        guard let entry = ratings.forfeit(results, loser: name, mode: ratingMode) else { return }
+        record(
+            .rating(
+                name: name, mode: ratingMode, rating: entry.rating.bitPattern, games: entry.games,
+                wins: entry.wins, sets: entry.sets, wrong: entry.wrong, stale: entry.stale))
+        note("forfeit", ("name", name), ("rating", "\(Int(entry.rating.rounded()))"))
+    }
+
+    /// Archives, rates and logs the game as it stands; returns its `OVER` line, sheet and length.
+    private func settleGame() -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
         let over = overLine
         let sheet = scoreSheet
         let duration = durationMilliseconds
@@ -40,9 +78,16 @@ extension Room {
                     name: entry.name, sets: entry.sets, wrong: entry.wrong, stale: entry.stale,
                     isWinner: scores.count >= 2 && scores.first { $0.name == entry.name }?.score == best)
             }
-            // The journal keeps the result, not the arithmetic: a replay sets the same figures.
-            if !outbox.isReplaying {
-                for (player, entry) in ratings.record(results, mode: ratingMode) {
+            // The journal keeps the result, not the arithmetic: a replay sets the same figures. A private
+            // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
+            if !outbox.isReplaying && options.password == nil {
+                let isReal = RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                // To the millisecond, as the journal keeps it, so a replay bounds the same gains.
+                let endedAt = ((historyTimes.last ?? startedAt) * 1000).rounded() / 1000
+                let changed = ratings.record(results, mode: ratingMode, isRated: isReal, at: endedAt) {
+                    record(.gain(name: $0, mode: ratingMode, time: endedAt, amount: $1.bitPattern))
+                }
+                for (player, entry) in changed {
                     record(
                         .rating(
                             name: player, mode: ratingMode, rating: entry.rating.bitPattern,
@@ -54,6 +99,6 @@ extension Room {
                 "game-over", ("index", "\(gameIndex)"), ("duration-ms", "\(duration)"),
                 ("scores", scores.map { "\($0.name):\($0.score)" }.joined(separator: " ")))
         }
-        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+        return (over, sheet, duration)
     }
 }

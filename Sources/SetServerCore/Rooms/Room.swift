@@ -57,8 +57,11 @@ final class Room {
     var host: String?
     /// Whether the host closed the room to new players.
     var isLocked = false
-    /// Names the host kicked: they may not join again while the room exists.
+    /// Names kicked by a journal from before kicks expired: they may not join again while the room exists.
     var kicked: Set<String> = []
+    /// The kicks that hold: by kicked name, the name and address kept out and until when (Unix seconds).
+    /// Expired ones stay until the host allows the name back or the room closes; they hold nobody.
+    var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
@@ -66,11 +69,15 @@ final class Room {
     var creatorHost: String?
     /// Players who asked for a new game during this one, in the order they voted.
     var votes: Votes = [:]
+    /// A player left or dropped while votes stood: the next tick counts them again (``recountVotes``).
+    /// Not game state: what it decides is journaled as the `game` record it writes.
+    var isRecountDue = false
     /// The last `PROPOSAL` line the room was told (`nil`: none stands as far as it knows), so that a
     /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
     var toldProposal: String?
     /// The player who created the room: only they may set or change its password, so a vote can never
-    /// make a public room private or lock its players out.
+    /// make a public room private or lock its players out. When they leave for good the right passes
+    /// with the host's, to the player seated longest.
     var creator = ""
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
@@ -223,12 +230,19 @@ final class Room {
         note("leave", ("name", session.name))
         votes[session.name] = nil
         readyNames.remove(session.name)
+        if !votes.isEmpty && !outbox.isReplaying { isRecountDue = true }
         var lines: [ServerLine] = [.left(session.name), roomLine]
         if let turn = setPresence(session.name, false, hasLeft: true) { lines.append(turn) }
         if host == session.name {
             // The host passes to the player seated longest.
             host = seats.first?.name
             if let host { lines.append(.host(host)) }
+        }
+        if creator == session.name {
+            // The creator's right to set the password is the seat's, never the name's: it passes with the
+            // host, so whoever says the same name later gets nothing (an empty room's next player is its
+            // creator again).
+            creator = host ?? ""
         }
         broadcast(lines)
         startIfAllReady()
@@ -240,7 +254,10 @@ final class Room {
         record(.presence(room: name, name: session.name, isOnline: session.isOnline))
         let turn = applyPresence(session.name, isOnline: session.isOnline)
         broadcast([playerLine(session)] + (turn.map { [$0] } ?? []), except: session.connection)
-        if !session.isOnline { startIfAllReady() }
+        if !session.isOnline {
+            startIfAllReady()
+            if !votes.isEmpty { isRecountDue = true }
+        }
         tellProposal(except: session.connection)
     }
 
@@ -487,7 +504,8 @@ extension Room {
             game: state,
             night: RoomSnapshot.Night(
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
-                kicked: kicked.sorted(), tally: tally, isCountingDown: hasCountdownBegun))
+                kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
+                isCountingDown: hasCountdownBegun))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
@@ -530,8 +548,11 @@ extension Room {
         readyNames = Set(night.ready)
         // A snapshot from before hosts: the creator if still seated, else the longest seated.
         host = night.host ?? (sessions.contains { $0.name == creator } ? creator : sessions.first?.name)
+        // A journal from before creator rights passed with the seat: a creator who left passes them on.
+        if !sessions.contains(where: { $0.name == creator }) { creator = host ?? "" }
         isLocked = night.isLocked
         kicked = Set(night.kicked)
+        for ban in night.bans { bans[ban.name] = ban }
         tally = night.tally
         // A snapshot from before score sheets: the cards on the board count as dealt when the game began.
         if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }

@@ -13,6 +13,9 @@ final class Session {
     weak var room: Room?
     /// When the connection dropped, for the grace period.
     var awaySince: Double?
+    /// The address key of the connection that last held the seat: a kick holds it even when the player
+    /// dropped just before. Live only; a kick journals the address it used.
+    var lastAddress: String?
 
     init(name: String, token: String, connection: ConnectionID?) {
         self.name = name

@@ -912,8 +912,9 @@ function lobbyAfterRefusal(name, reply, what) {
   setLink(null);
   showView("lobby");
   $("room-input").value = name;
-  if (reply.code === "DENIED" && /private/.test(reply.text)) {
-    toast(name + " is private: type its password to " + what + " it.");
+  if (reply.code === "NOSUCHROOM") {
+    // A private room answers as no room at all to anyone without its password.
+    toast("No room " + name + " to " + what + " (a private one needs its password).");
     $("password-input").focus();
   } else {
     toast("Cannot " + what + " " + name + ": " + reply.text);

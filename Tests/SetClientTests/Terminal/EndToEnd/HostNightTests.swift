@@ -55,6 +55,16 @@ import Testing
         }
         #expect(try eve.expect(prefix: "KICKED ").line == "KICKED eve alice trolling the chat")
         #expect(try bob.expect(prefix: "KICKED ").line == "KICKED eve alice trolling the chat")
+        // The kick holds for 10 minutes: eve may not come back or watch until alice allows it.
+        let refused = try eve.request("JOIN night")
+        #expect(refused.error == .denied && refused.final.contains("10 min"), "\(refused)")
+        #expect(try eve.request("WATCH night").error == .denied)
+        try typeLine(tmux, "/allow eve")
+        try tmux.waitForScreen("the allow") { screen in
+            screen.contains { $0.contains("eve may come back in now") }
+        }
+        #expect(
+            try eve.request("WATCH night").isOK("WATCH"), "allowed back (as a spectator: the seats stay 3)")
 
         // Locked: nobody new gets in; unlocked: they do.
         try typeLine(tmux, "/lock")
