@@ -15,7 +15,7 @@ public struct PasswordHash: Equatable, Hashable, Sendable {
     public static let scheme = "pbkdf2-sha1"
     /// The most iterations a stored hash may ask for: more would let a damaged or hostile journal make
     /// one check cost minutes.
-    public static let maximumIterations = 10_000_000
+    public static let maximumIterations = 1_000_000
 
     /// Hashes `secret` with `salt` and `iterations`.
     public init(secret: String, salt: [UInt8], iterations: Int) {

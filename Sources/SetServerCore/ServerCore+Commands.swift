@@ -51,14 +51,14 @@ extension ServerCore {
         case .ping: return ok(.plain(.ping))
         case .help: return help()
         case .quit: return quit(connection)
-        case .hello(let name, let key): return hello(name, key: key, on: connection)
+        case .hello(let name, let key): return hello(name, key: key, on: connection, at: now)
         case .resume(let token): return resume(token, on: connection, at: now)
         case .rooms: return listRooms(for: connection)
         case .join(let name, let game, let options):
             return session(of: connection, .join).flatMap { session in
                 join(name, game: game, options: options, session: session, connection: connection, at: now)
             }
-        case .watch(let name, let password): return watch(name, password: password, on: connection)
+        case .watch(let name, let password): return watch(name, password: password, on: connection, at: now)
         case .leave: return leave(connection)
         case .state: return state(of: connection)
         case .choose(let picks, let revision):
@@ -71,7 +71,10 @@ extension ServerCore {
             }
         case .new(let options):
             return seat(of: connection, .new).flatMap { session, room in
-                room.requestNewGame(by: session, options: options, at: now).flatMap { ok($0) }
+                let sealing = passwordSealer(for: room.name, current: room.options.password)
+                return room.requestNewGame(by: session, options: options, at: now, sealing: sealing).flatMap {
+                    ok($0)
+                }
             }
         case .ready:
             return seat(of: connection, .ready).flatMap { session, room in

@@ -4,7 +4,7 @@ import SetProtocol
 extension ServerCore {
     /// `HELLO <name> [key=<secret>]`: takes a free name (a claimed one only with its key) and hands out
     /// the token that `RESUME` presents.
-    func hello(_ name: String, key: String?, on connection: Client) -> Answer {
+    func hello(_ name: String, key: String?, on connection: Client, at now: Instant) -> Answer {
         if let current = connection.session {
             return .failure(ProtocolError(.hello, .already, "you are \(current.name)"))
         }
@@ -14,7 +14,7 @@ extension ServerCore {
         guard sessionsByName[name] == nil else {
             return .failure(ProtocolError(.hello, .taken, "\(name) is playing; pick another name"))
         }
-        if let error = checkNameClaim(name, key: key) { return .failure(error) }
+        if let error = checkNameClaim(name, key: key, on: connection, at: now) { return .failure(error) }
         stopWatching(connection)
         // 128 random bits never repeat in practice; a seeded generator in a simulation may, and a token
         // must name one player.

@@ -12,15 +12,13 @@ extension ServerCore {
     }
 
     /// `WATCH <room> [password=<secret>]`: follows a room as a spectator (giving up a seat elsewhere).
-    func watch(_ name: String, password: String?, on connection: Client) -> Answer {
+    func watch(_ name: String, password: String?, on connection: Client, at now: Instant) -> Answer {
         guard let room = rooms[name] else {
             return .failure(
                 ProtocolError(.watch, .noSuchRoom, "no room named \(TextRules.sanitized(name.prefix(16)))"))
         }
-        if let secret = room.options.password, secret != password {
-            return .failure(
-                ProtocolError(
-                    .watch, .denied, "\(room.name) is private; WATCH \(room.name) password=<secret>"))
+        if let refusal = checkRoomPassword(room, given: password, verb: .watch, on: connection, at: now) {
+            return .failure(refusal)
         }
         if let session = connection.session { unseat(session, keeping: room) }
         stopWatching(connection, keeping: room)
@@ -66,9 +64,10 @@ extension ServerCore {
                 return .failure(
                     ProtocolError(.join, .mismatch, "\(name) is a \(existing.options.game.rawValue) room"))
             }
-            if let secret = existing.options.password, secret != options["password"] {
-                return .failure(
-                    ProtocolError(.join, .denied, "\(name) is private; JOIN \(name) password=<secret>"))
+            if let refusal = checkRoomPassword(
+                existing, given: options["password"], verb: .join, on: connection, at: now)
+            {
+                return .failure(refusal)
             }
             if let refusal = admission(to: existing, of: session) { return .failure(refusal) }
             var asked = options
@@ -97,7 +96,8 @@ extension ServerCore {
                         .join, .tooManyRooms,
                         "the server has \(configuration.maxRooms) rooms; join one of them"))
             }
-            switch RoomOptions(game: game ?? .set).applying(options, verb: .join) {
+            let sealing = passwordSealer(for: name, current: nil)
+            switch RoomOptions(game: game ?? .set).applying(options, verb: .join, sealing: sealing) {
             case .failure(let error): return .failure(error)
             case .success(let created):
                 room = Room(

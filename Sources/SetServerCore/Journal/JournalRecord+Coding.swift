@@ -140,6 +140,20 @@ extension JournalRecord {
             out.append(name)
             out.append(salt)
             out.append(digest)
+        case .nameKey(let name, let secret, let address, let claimedAt, let usedAt):
+            out = RecordWriter("name-key")
+            out.append(name)
+            out.append(secret)
+            out.append(address)
+            out.append(time: claimedAt)
+            out.append(time: usedAt)
+        case .nameUsed(let name, let time):
+            out = RecordWriter("name-used")
+            out.append(name)
+            out.append(time: time)
+        case .nameFree(let name):
+            out = RecordWriter("name-free")
+            out.append(name)
         }
         return out.body
     }
@@ -225,6 +239,12 @@ extension JournalRecord {
                 name: try r.text(), mode: try r.text(), rating: try r.uint64(), games: try r.int(),
                 wins: try r.int(), sets: try r.int(), wrong: try r.int(), stale: try r.int())
         case "name-claim": return .nameClaim(name: try r.text(), salt: try r.text(), digest: try r.text())
+        case "name-key":
+            return .nameKey(
+                name: try r.text(), secret: try r.text(), address: try r.text(), claimedAt: try r.time(),
+                usedAt: try r.time())
+        case "name-used": return .nameUsed(name: try r.text(), time: try r.time())
+        case "name-free": return .nameFree(name: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
         }

@@ -55,8 +55,17 @@ public enum JournalRecord: Equatable, Sendable {
     /// A name's totals and rating in a mode, as they are after a game (the rating's exact bits).
     case rating(
         name: String, mode: String, rating: UInt64, games: Int, wins: Int, sets: Int, wrong: Int, stale: Int)
-    /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
+    /// A name was claimed, in the first form of claims: the salt and the SHA-1 digest of salt + key, as
+    /// hex. Read from older journals only; a claim is written as ``nameKey(name:secret:address:claimedAt:usedAt:)``.
     case nameClaim(name: String, salt: String, digest: String)
+    /// A name was claimed: the stored form of its key (`pbkdf2-sha1$…`, or `sha1$<salt>$<digest>` for a
+    /// claim of the first form not used since), the address (or IPv6 /64) that claimed it (empty when
+    /// not known), when it was claimed and when it was last used (Unix seconds).
+    case nameKey(name: String, secret: String, address: String, claimedAt: Double, usedAt: Double)
+    /// A claimed name was used with its key at `time` (journaled at most once a day per name).
+    case nameUsed(name: String, time: Double)
+    /// A claimed name was freed: unused for longer than `--name-expiry-days`.
+    case nameFree(name: String)
 
     public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }

@@ -343,7 +343,7 @@ extension JournalRecord {
     /// What damage to a record of `kind` costs.
     public static func damageScope(ofKind kind: String) -> DamageScope {
         switch kind {
-        case "chat", "archive", "rating", "name-claim": return .alone
+        case "chat", "archive", "rating", "name-claim", "name-key", "name-used", "name-free": return .alone
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "unseat", "presence", "claim", "choose", "close", "ready",
@@ -381,7 +381,7 @@ extension JournalRecord {
             .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _), .vote(let room, _, _),
             .countdown(let room):
             return room
-        case .header, .rating, .nameClaim, .restart: return nil
+        case .header, .rating, .nameClaim, .nameKey, .nameUsed, .nameFree, .restart: return nil
         }
     }
 

@@ -1,0 +1,37 @@
+import SetDigest
+import SetProtocol
+
+/// Private rooms' passwords: hashed as keys are, and checked.
+extension ServerCore {
+    /// How a password asked for in room `room` (created with it, or changed by `NEW`) is kept: the room's
+    /// `current` hash when it is the same password (so a `NEW` naming it changes nothing); else the hash
+    /// of an archived private game of that name it matches, so the games played under it before stay
+    /// readable to its players (`HISTORY`); else a new hash under a fresh 16-byte salt.
+    func passwordSealer(for room: String, current: PasswordHash?) -> (String) -> PasswordHash {
+        { [self] clear in
+            if let current, current.matches(clear) { return current }
+            var tried: Set<String> = []
+            for game in (archive.games[room] ?? []).reversed() {
+                guard let text = game.password, tried.insert(text).inserted,
+                    let hash = PasswordHash(text: text)
+                else { continue }
+                if hash.matches(clear) { return hash }
+            }
+            return PasswordHash(
+                secret: clear, salt: random.bytes(16), iterations: configuration.keyHashIterations)
+        }
+    }
+
+    /// Whether `given` opens `room` for `verb` (`JOIN`, `WATCH`): `nil` for a public room or the right
+    /// password, else why not.
+    func checkRoomPassword(_ room: Room, given: String?, verb: Verb, on connection: Client, at now: Instant)
+        -> ProtocolError?
+    {
+        guard let secret = room.options.password else { return nil }
+        let usage = "\(verb.rawValue) \(room.name) password=<secret>"
+        guard let given, secret.matches(given) else {
+            return ProtocolError(verb, .denied, "\(room.name) is private; \(usage)")
+        }
+        return nil
+    }
+}
