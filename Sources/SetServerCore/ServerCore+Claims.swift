@@ -13,10 +13,13 @@ extension ServerCore {
             guard let key else {
                 return ProtocolError(.hello, .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
             }
+            if let refusal = guessRefusal(.hello, from: connection, name: name, at: now) { return refusal }
             guard claim.secret.matches(key) else {
-                outbox.log(.info, "wrong-claim", [("name", name)])
+                outbox.log(.info, "wrong-claim", [("name", name), ("peer", connection.addressKey)])
+                noteWrongGuess(from: connection, name: name, at: now)
                 return ProtocolError(.hello, .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
             }
+            guesses.byName.forget(name)
             noteUse(of: name, claim, key: key, at: now)
             return nil
         }

@@ -29,7 +29,11 @@ extension ServerCore {
     {
         guard let secret = room.options.password else { return nil }
         let usage = "\(verb.rawValue) \(room.name) password=<secret>"
-        guard let given, secret.matches(given) else {
+        // No password is no guess: it is refused without a check, and costs nothing.
+        guard let given else { return ProtocolError(verb, .denied, "\(room.name) is private; \(usage)") }
+        if let refusal = guessRefusal(verb, from: connection, name: nil, at: now) { return refusal }
+        guard secret.matches(given) else {
+            noteWrongGuess(from: connection, name: nil, at: now)
             return ProtocolError(verb, .denied, "\(room.name) is private; \(usage)")
         }
         return nil

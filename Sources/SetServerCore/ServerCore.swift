@@ -18,6 +18,8 @@ public final class ServerCore {
     let ratings = RatingBook()
     /// Names claimed with a key.
     let nameClaims = NameClaims()
+    /// Wrong keys and passwords, per address and per name, and the waits they earned.
+    var guesses = GuessLimits()
     /// The last `ROOMS` listing and the version it was made at.
     var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
@@ -101,6 +103,7 @@ public final class ServerCore {
                 outbox.send(.ping("\(pingCounter)"), to: client.id)
             }
         }
+        sweepGuesses(at: now)
         // While the journal cannot be written, nothing changes by itself that it would have to keep:
         // seats wait to expire and countdowns wait to deal until it can.
         guard journalProblem == nil else { return drain() }
