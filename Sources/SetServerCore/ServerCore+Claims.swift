@@ -9,6 +9,7 @@ extension ServerCore {
     func checkNameClaim(_ name: String, key: String?, on connection: Client, at now: Instant)
         -> ProtocolError?
     {
+        freeIfExpired(name, at: now)
         if let claim = nameClaims[name] {
             guard let key else {
                 return ProtocolError(.hello, .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
@@ -24,22 +25,103 @@ extension ServerCore {
             return nil
         }
         guard let key else { return nil }
-        return claim(name, key: key, on: connection, at: now)
+        return claim(name, key: key, on: connection, isHolder: false, at: now)
     }
 
-    /// Claims the unclaimed `name` with `key` for `connection` (journaled), or says why not.
-    func claim(_ name: String, key: String, on connection: Client, at now: Instant) -> ProtocolError? {
+    /// `HELLO <name> key=<secret>` from the connection that plays as `<name>` now (its seat's token is
+    /// theirs): claims the name, which is how a name with a rating is claimed. `nil` for anything else,
+    /// which is `ALREADY` as before.
+    func claimOwnName(_ session: Session, key: String?, on connection: Client, at now: Instant) -> Answer? {
+        guard let key else { return nil }
+        freeIfExpired(session.name, at: now)
+        guard !nameClaims.isClaimed(session.name) else {
+            return .failure(
+                ProtocolError(.hello, .already, "you are \(session.name), and the name is claimed already"))
+        }
+        if let refusal = claim(session.name, key: key, on: connection, isHolder: true, at: now) {
+            return .failure(refusal)
+        }
+        return ok(.hello(name: session.name, token: session.token))
+    }
+
+    /// Claims the unclaimed `name` with `key` for `connection` (journaled), or says why not: a name with
+    /// a rating only for the player who plays as it now (`isHolder`), and within the limits on claims
+    /// per address and in all.
+    private func claim(_ name: String, key: String, on connection: Client, isHolder: Bool, at now: Instant)
+        -> ProtocolError?
+    {
         guard !key.isEmpty, key.utf8.count <= Self.maximumKeyLength else {
             return ProtocolError(.hello, .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
         }
+        // Whoever played the rated games under a name is the one to claim it, not the first stranger who
+        // thinks of it: they claim it while playing as it.
+        if !isHolder, ratings.entries[name] != nil {
+            return ProtocolError(
+                .hello, .denied,
+                "\(name) has a rating: only the player playing as \(name) may claim it "
+                    + "(HELLO \(name), then HELLO \(name) key=<secret>)")
+        }
+        if let problem = journalProblem {
+            return ProtocolError(
+                .hello, .unavailable, "the server cannot save a claim now (\(problem)); try again soon")
+        }
+        let address = connection.addressKey
+        let held = nameClaims.names(heldBy: address)
+        if held.count >= ClaimLimits.namesPerAddress {
+            return ProtocolError(
+                .hello, .tooManyNames,
+                "your address holds \(held.count) claimed names, the most it may; play under one of them")
+        }
+        let hourAgo = now.wall - ClaimLimits.window
+        let recent = held.compactMap { nameClaims[$0]?.claimedAt }.filter { $0 > hourAgo }.sorted()
+        if recent.count >= ClaimLimits.claimsPerWindow {
+            let wait = recent[recent.count - ClaimLimits.claimsPerWindow] + ClaimLimits.window - now.wall
+            return ProtocolError(
+                .hello, .backoff,
+                "\(recent.count) names were claimed from your address in the last hour; try again in "
+                    + "\(Self.seconds(wait)) s, or play without a key")
+        }
+        guard nameClaims.count < configuration.maxClaimedNames else {
+            outbox.log(.warn, "claims-full", [("claims", "\(nameClaims.count)")])
+            return ProtocolError(
+                .hello, .tooManyNames,
+                "the server keeps \(configuration.maxClaimedNames) claimed names and has no room for more")
+        }
         let claim = NameClaims.makeClaim(
-            key: key, address: connection.addressKey, at: now.wall,
-            iterations: configuration.keyHashIterations,
+            key: key, address: address, at: now.wall, iterations: configuration.keyHashIterations,
             random: random)
         nameClaims.set(name, claim)
         outbox.record(claim.record(of: name))
-        outbox.log(.info, "name-claimed", [("name", name), ("peer", connection.addressKey)])
+        outbox.log(.info, "name-claimed", [("name", name), ("peer", address)])
         return nil
+    }
+
+    /// Frees `name` if its key has not been said for `--name-expiry-days` (journaled as `name-free`), so
+    /// a name is not held for ever by someone who stopped coming. Read from the claim's journaled last
+    /// use and the clock passed in; while the journal cannot be written the claim waits.
+    private func freeIfExpired(_ name: String, at now: Instant) {
+        guard let claim = nameClaims[name], let cutoff = expiryCutoff(at: now), let used = claim.usedAt,
+            used < cutoff, journalProblem == nil
+        else { return }
+        freeClaim(name)
+    }
+
+    /// Frees every claim unused past `--name-expiry-days`, at most once an hour (the core's `tick`).
+    func sweepExpiredClaims(at now: Instant) {
+        guard now.uptime >= nameClaims.nextExpirySweep else { return }
+        nameClaims.nextExpirySweep = now.uptime + ClaimLimits.expirySweepInterval
+        guard let cutoff = expiryCutoff(at: now) else { return }
+        for name in nameClaims.names(unusedSince: cutoff) { freeClaim(name) }
+    }
+
+    private func expiryCutoff(at now: Instant) -> Double? {
+        configuration.nameExpiryDays > 0 ? now.wall - Double(configuration.nameExpiryDays) * 86_400 : nil
+    }
+
+    private func freeClaim(_ name: String) {
+        nameClaims.remove(name)
+        outbox.record(.nameFree(name: name))
+        outbox.log(.info, "name-expired", [("name", name), ("days", "\(configuration.nameExpiryDays)")])
     }
 
     /// Longest key, like a room's password: it fits comfortably in a command line.
@@ -88,4 +170,17 @@ extension ServerCore {
         default: break
         }
     }
+}
+
+/// The limits on claiming names, each with what it protects.
+enum ClaimLimits {
+    /// Claimed names one address (an IPv6 address by its /64) may hold: a household's players, not a
+    /// squatter's dictionary.
+    static let namesPerAddress = 5
+    /// Claims one address may make in ``window``: a few players setting up, not a script.
+    static let claimsPerWindow = 3
+    /// The window of ``claimsPerWindow``, in seconds.
+    static let window = 3_600.0
+    /// How often unused claims are looked for, in seconds of uptime.
+    static let expirySweepInterval = 3_600.0
 }

@@ -6,6 +6,9 @@ extension ServerCore {
     /// the token that `RESUME` presents.
     func hello(_ name: String, key: String?, on connection: Client, at now: Instant) -> Answer {
         if let current = connection.session {
+            if current.name == name, let claimed = claimOwnName(current, key: key, on: connection, at: now) {
+                return claimed
+            }
             return .failure(ProtocolError(.hello, .already, "you are \(current.name)"))
         }
         guard TextRules.isValidName(name) else {

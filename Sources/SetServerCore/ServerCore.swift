@@ -112,6 +112,7 @@ public final class ServerCore {
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
         }
+        sweepExpiredClaims(at: now)
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }

@@ -68,6 +68,8 @@ final class NameClaims {
     }
 
     private(set) var claims: [String: Claim] = [:]
+    /// When unused claims are next looked for (uptime; memory only: what it frees is journaled).
+    var nextExpirySweep = 0.0
     /// The names each address holds, for the per-address cap.
     private var namesByAddress: [String: Set<String>] = [:]
 
