@@ -39,6 +39,9 @@ extension ServerCore {
             return .failure(ProtocolError(.resume, .already, "you are \(current.name)"))
         }
         guard let session = sessionsByToken[token] else {
+            if let holder = retiredTokens[token] {
+                return refuseRetiredToken(of: holder, on: connection, at: now)
+            }
             return .failure(
                 ProtocolError(
                     .resume, .badToken,
@@ -55,6 +58,7 @@ extension ServerCore {
         session.awaySince = nil
         connection.session = session
         connection.hasIdentified = true
+        rotateToken(of: session, on: connection)
         outbox.log(.info, "resume", [("id", "\(connection.id)"), ("name", session.name)])
         guard let room = session.room else { return ok(.resume(name: session.name, room: nil, count: 0)) }
         room.presenceChanged(session)

@@ -115,6 +115,7 @@ extension ServerCore {
                 sessionsByToken[token] = session
             }
             if let other = session.room, other !== room { other.unseat(session) }
+            if session.room !== room { forgetRetiredTokens(of: session) }
             room.seat(session)
         case .unseat(let name, let player):
             let room = try room(name)
@@ -148,6 +149,8 @@ extension ServerCore {
                 throw JournalFormatError(description: "room \(name) closes with players seated")
             }
             rooms[name] = nil
+        case .token(let name, let player, let old, let new):
+            try replayToken(in: try room(name), name: player, old: old, new: new)
         case .archive(let name, var game):
             // A private game archived by a setd from before passwords were hashed keeps the password in
             // clear: hashed as its room's records are (an empty one, from the first format, matches none).
@@ -183,6 +186,7 @@ extension ServerCore {
         session.room?.unseat(session)
         sessionsByName[session.name] = nil
         sessionsByToken[session.token] = nil
+        forgetRetiredTokens(of: session)
     }
 
     /// The names of the rooms open.
@@ -202,6 +206,7 @@ extension ServerCore {
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
             records.append(.snapshot(room.journalSnapshot))
         }
+        records += retiredTokenRecords()
         return records
     }
 }

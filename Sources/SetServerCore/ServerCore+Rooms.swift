@@ -115,7 +115,11 @@ extension ServerCore {
             }
         }
         stopWatching(connection, keeping: room)
-        if session.room !== room { unseat(session) }
+        if session.room !== room {
+            unseat(session)
+            // Retired tokens are kept for a seat; a new seat starts without (as a replay does).
+            forgetRetiredTokens(of: session)
+        }
         room.seat(session)
         let snapshot = room.snapshot
         return ok(.join(room: room.name, count: snapshot.count), data: snapshot)

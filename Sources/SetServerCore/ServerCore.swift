@@ -26,6 +26,8 @@ public final class ServerCore {
     private(set) var clients: [ConnectionID: Client] = [:]
     var sessionsByName: [String: Session] = [:]
     var sessionsByToken: [String: Session] = [:]
+    /// Tokens replaced by a `RESUME`, and whose they were.
+    var retiredTokens: [String: Session] = [:]
     var rooms: [String: Room] = [:] {
         didSet { outbox.roomListChanged() }
     }
@@ -190,6 +192,7 @@ public final class ServerCore {
         unseat(session)
         sessionsByName[session.name] = nil
         sessionsByToken[session.token] = nil
+        forgetRetiredTokens(of: session)
     }
 
     /// Ends a connection's watching, closing the room if that leaves it empty — unless it is `kept`, the

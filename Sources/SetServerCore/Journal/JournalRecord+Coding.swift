@@ -32,6 +32,12 @@ extension JournalRecord {
             out.append(room)
             out.append(name)
             out.append(token)
+        case .token(let room, let name, let old, let new):
+            out = RecordWriter("token")
+            out.append(room)
+            out.append(name)
+            out.append(old)
+            out.append(new)
         case .unseat(let room, let name):
             out = RecordWriter("unseat")
             out.append(room)
@@ -187,6 +193,8 @@ extension JournalRecord {
                 options: try r.pairs())
         case "seat": return .seat(room: try r.text(), name: try r.text(), token: try r.text())
         case "unseat": return .unseat(room: try r.text(), name: try r.text())
+        case "token":
+            return .token(room: try r.text(), name: try r.text(), old: try r.text(), new: try r.text())
         case "presence": return .presence(room: try r.text(), name: try r.text(), isOnline: try r.bool())
         case "claim":
             return .claim(room: try r.text(), name: try r.text(), time: try r.time(), cards: try r.list())

@@ -19,6 +19,8 @@ public enum JournalRecord: Equatable, Sendable {
     case game(room: String, index: Int, time: Double, firstRevision: Int, options: [(String, String)])
     /// A player took a seat (their token lets them `RESUME` it).
     case seat(room: String, name: String, token: String)
+    /// A `RESUME` replaced a seated player's token: `old` no longer resumes the seat, `new` does.
+    case token(room: String, name: String, old: String, new: String)
     /// A player left their seat.
     case unseat(room: String, name: String)
     /// A seated player dropped (`false`) or came back (`true`); Matchismo's turn order depends on it.
