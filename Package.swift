@@ -16,7 +16,8 @@ let package = Package(
         // Client lines to commands and server lines to text, and a client's view of a room built from
         // them (shared by the terminal client and the bots). Pure; no sockets.
         .target(name: "SetProtocol", dependencies: ["SetGame"]),
-        // SHA-1, for the WebSocket handshake and for storing a claimed name's key as a digest.
+        // SHA-1, for the WebSocket handshake, and PBKDF2-HMAC-SHA1, the slow salted hash name keys and room
+        // passwords are stored as.
         .target(name: "SetDigest"),
         // HTTP request heads, the WebSocket handshake and framer, the page, the TV table and the QR code of a
         // room's join link, as pure values over bytes; the pages' HTML, CSS and JavaScript are files in
@@ -77,7 +78,8 @@ let package = Package(
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
         .executableTarget(
-            name: "journal-bench", dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport"]),
+            name: "journal-bench",
+            dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport", "SetDigest"]),
         // Every mode dealt and played millions of times: its figures, and its rules' promises checked.
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),

@@ -273,6 +273,11 @@ extension BotSession {
             send(.ping, now: now, forced: true)
         case .bye(let reason):
             stats.value.byes[reason, default: 0] += 1
+        case .token(let fresh):
+            // A RESUME retired the token presented: the next reconnect presents this one.
+            token = fresh
+        case .notice(let text):
+            unexpected("\(name): NOTICE \(text)")
         case .chat(_, let text):
             if options.isChatOnly { timedChatReceived(text, now: now) }
         case .unknown(let text):

@@ -59,6 +59,11 @@ public enum ErrorCode: Hashable, Sendable {
     case notWaiting
     /// The room's host has locked it: no new players.
     case locked
+    /// Too many wrong keys or passwords (from this address, or for this name), or too many names
+    /// claimed from this address lately: the text says how long to wait before trying again.
+    case backoff
+    /// The address holds as many claimed names as it may, or the server as many as it keeps.
+    case tooManyNames
     /// A code this version does not know, as the server sent it.
     case unrecognized(String)
 }
@@ -69,6 +74,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
         .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .tooManyRooms,
         .tooLong, .badUTF8, .slowDown, .full, .unavailable, .notStarted, .notWaiting, .locked,
+        .backoff, .tooManyNames,
     ]
 
     /// Known codes by their text, so parsing an `ERR` line is one lookup.
@@ -110,6 +116,8 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .notStarted: return "NOTSTARTED"
         case .notWaiting: return "NOTWAITING"
         case .locked: return "LOCKED"
+        case .backoff: return "BACKOFF"
+        case .tooManyNames: return "TOOMANYNAMES"
         case .unrecognized(let code): return code
         }
     }

@@ -94,6 +94,8 @@ private struct Parser {
     static let statsKey = key("STATS".utf8)
     static let ratingKey = key("RATING".utf8)
     static let topKey = key("TOP".utf8)
+    static let tokenKey = key("TOKEN".utf8)
+    static let noticeKey = key("NOTICE".utf8)
     static let onlineKey = key("online".utf8)
     static let awayKey = key("away".utf8)
     static let dashKey = key("-".utf8)
@@ -237,6 +239,8 @@ private struct Parser {
         case Self.historyKey: return .history(rest(after: 1))
         case Self.helpKey: return .help(rest(after: 1))
         case Self.pingKey: return .ping(rest(after: 1))
+        case Self.tokenKey where count == 2: return .token(word(1))
+        case Self.noticeKey where count >= 2: return .notice(rest(after: 1))
         case Self.byeKey: return .bye(rest(after: 1))
         case Self.readyKey where count == 4:
             guard let ready = int(word: 2), let seated = int(word: 3) else { return nil }

@@ -89,6 +89,12 @@ public enum ServerLine: Equatable, Sendable {
     case rating(RatingEntry)
     /// `TOP <rank> <name> <rating> <games>`: a data line of the `TOP` reply.
     case top(rank: Int, name: String, rating: Int, games: Int)
+    /// `TOKEN <token>`: the token that resumes your seat from now on, sent (as an event, before the reply)
+    /// when `RESUME` replaced the one presented; keep it instead of the old one, which no longer works.
+    case token(String)
+    /// `NOTICE <text>`: something the server wants you to know about your own seat (someone presented a
+    /// token of yours that a `RESUME` replaced).
+    case notice(String)
     /// A line this version does not know; clients should ignore it.
     case unknown(String)
 
@@ -150,6 +156,8 @@ extension ServerLine {
         case .duration(let ms): return "DURATION \(ms)"
         case .rating(let entry): return entry.text
         case .top(let rank, let name, let rating, let games): return "TOP \(rank) \(name) \(rating) \(games)"
+        case .token(let token): return "TOKEN \(token)"
+        case .notice(let text): return "NOTICE \(text)"
         case .unknown(let text): return text
         }
     }

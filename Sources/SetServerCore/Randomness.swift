@@ -35,6 +35,19 @@ public final class Randomness: @unchecked Sendable {
     /// 64 random bits.
     public func bits() -> UInt64 { next() }
 
+    /// `count` random bytes (a salt).
+    func bytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count + 7)
+        while out.count < count {
+            let word = bits()
+            for shift in stride(from: 0, to: 64, by: 8) {
+                out.append(UInt8(truncatingIfNeeded: word >> shift))
+            }
+        }
+        return Array(out.prefix(count))
+    }
+
     /// `words` × 64 random bits as lower-case hex.
     func hex(words: Int) -> String {
         (0..<words).map { _ in

@@ -60,6 +60,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// banner links to it.
     public var publicURL: String?
 
+    /// Days after which a claimed name whose key nobody said is freed (`--name-expiry-days`); 0 keeps
+    /// claims for ever. Decided from the claim's journaled last use, never from who is online.
+    public var nameExpiryDays = 90
+    /// Claimed names the server keeps in all: past it a claim is refused (`TOOMANYNAMES`), so claims
+    /// cannot grow the journal and the memory without bound, whoever makes them.
+    public var maxClaimedNames = 10_000
+
+    /// PBKDF2 iterations a new name key or room password is hashed with (stored with the hash, so a
+    /// change applies to new ones only). 10,000 costs about 4 ms on one core (protocol.md); the
+    /// deterministic simulation, which claims thousands of names, lowers it.
+    public var keyHashIterations = 10_000
+
     /// Creates the default configuration.
     public init() {}
 }

@@ -51,7 +51,7 @@ extension ServerCore {
         case .ping: return ok(.plain(.ping))
         case .help: return help()
         case .quit: return quit(connection)
-        case .hello(let name, let key): return hello(name, key: key, on: connection)
+        case .hello(let name, let key): return hello(name, key: key, on: connection, at: now)
         case .resume(let token): return resume(token, on: connection, at: now)
         case .rooms: return listRooms(for: connection)
         case .join(let name, let game, let options):
@@ -71,7 +71,10 @@ extension ServerCore {
             }
         case .new(let options):
             return seat(of: connection, .new).flatMap { session, room in
-                room.requestNewGame(by: session, options: options, at: now).flatMap { ok($0) }
+                let sealing = passwordSealer(for: room.name, current: room.options.password)
+                return room.requestNewGame(by: session, options: options, at: now, sealing: sealing).flatMap {
+                    ok($0)
+                }
             }
         case .ready:
             return seat(of: connection, .ready).flatMap { session, room in

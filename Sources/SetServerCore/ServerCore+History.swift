@@ -20,7 +20,7 @@ extension ServerCore {
         }
         let roomName = room?.name ?? name!
         let isInside = room != nil && (connection.watching === room || connection.session?.room === room)
-        let password = isInside ? room?.options.password : nil
+        let password = isInside ? room?.options.password?.text : nil
         let games = (archive.games[roomName] ?? []).filter { !$0.isPrivate || $0.password == password }
         let canReadCurrent = room != nil && (room?.options.password == nil || isInside)
         // A private room's history is no history to others: the answer of a room that does not exist.

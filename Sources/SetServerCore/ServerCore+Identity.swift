@@ -4,8 +4,11 @@ import SetProtocol
 extension ServerCore {
     /// `HELLO <name> [key=<secret>]`: takes a free name (a claimed one only with its key) and hands out
     /// the token that `RESUME` presents.
-    func hello(_ name: String, key: String?, on connection: Client) -> Answer {
+    func hello(_ name: String, key: String?, on connection: Client, at now: Instant) -> Answer {
         if let current = connection.session {
+            if current.name == name, let claimed = claimOwnName(current, key: key, on: connection, at: now) {
+                return claimed
+            }
             return .failure(ProtocolError(.hello, .already, "you are \(current.name)"))
         }
         guard TextRules.isValidName(name) else {
@@ -14,7 +17,7 @@ extension ServerCore {
         guard sessionsByName[name] == nil else {
             return .failure(ProtocolError(.hello, .taken, "\(name) is playing; pick another name"))
         }
-        if let error = checkNameClaim(name, key: key) { return .failure(error) }
+        if let error = checkNameClaim(name, key: key, on: connection, at: now) { return .failure(error) }
         stopWatching(connection)
         // 128 random bits never repeat in practice; a seeded generator in a simulation may, and a token
         // must name one player.
@@ -37,6 +40,9 @@ extension ServerCore {
             return .failure(ProtocolError(.resume, .already, "you are \(current.name)"))
         }
         guard let session = sessionsByToken[token] else {
+            if let holder = retiredTokens[token] {
+                return refuseRetiredToken(of: holder, on: connection, at: now)
+            }
             return .failure(
                 ProtocolError(
                     .resume, .badToken,
@@ -54,6 +60,7 @@ extension ServerCore {
         session.lastAddress = connection.addressKey
         connection.session = session
         connection.hasIdentified = true
+        rotateToken(of: session, on: connection)
         outbox.log(.info, "resume", [("id", "\(connection.id)"), ("name", session.name)])
         guard let room = session.room else { return ok(.resume(name: session.name, room: nil, count: 0)) }
         room.presenceChanged(session)

@@ -25,30 +25,6 @@ extension ServerCore {
         return .success(ratings.top(mode))
     }
 
-    /// Checks `HELLO <name> [key=<secret>]` against the claimed names: a claimed name needs its key; an
-    /// unclaimed one given a key is claimed now (journaled). Called when nothing else can refuse the
-    /// `HELLO`, so a claim is never made for a name that was then not taken.
-    func checkNameClaim(_ name: String, key: String?) -> ProtocolError? {
-        if nameClaims.isClaimed(name) {
-            guard let key, nameClaims.matches(name, key: key) else {
-                outbox.log(.info, "wrong-claim", [("name", name)])
-                return ProtocolError(.hello, .denied, "\(name) is claimed; HELLO \(name) key=<its key>")
-            }
-            return nil
-        }
-        guard let key else { return nil }
-        guard !key.isEmpty, key.utf8.count <= Self.maximumKeyLength else {
-            return ProtocolError(.hello, .badOption, "a key is 1-\(Self.maximumKeyLength) bytes")
-        }
-        let claim = nameClaims.claim(name, key: key, random: random)
-        outbox.record(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
-        outbox.log(.info, "name-claimed", [("name", name)])
-        return nil
-    }
-
-    /// Longest key, like a room's password: it fits comfortably in a command line.
-    static let maximumKeyLength = 64
-
     /// The ratings and claimed names as journal records, for a compacted journal.
     func ratingAndClaimRecords() -> [JournalRecord] {
         var records: [JournalRecord] = []
@@ -69,7 +45,7 @@ extension ServerCore {
             }
         }
         for (name, claim) in nameClaims.claims.sorted(by: { $0.key < $1.key }) {
-            records.append(.nameClaim(name: name, salt: claim.salt, digest: claim.digest))
+            records.append(claim.record(of: name))
         }
         return records
     }
@@ -93,7 +69,7 @@ extension ServerCore {
             room.stopCountdown()
         case .vote(let name, let player, let pairs):
             let room = try room(name)
-            guard let options = RoomOptions(journalPairs: pairs),
+            guard let options = RoomOptions(journalPairs: pairs, room: name),
                 room.seats.contains(where: { $0.name == player })
             else { throw JournalFormatError(description: "a vote in \(name) that cannot be") }
             room.votes[player] = options
@@ -127,8 +103,8 @@ extension ServerCore {
                 RatingBook.Entry(
                     rating: Double(bitPattern: rating), games: games, wins: wins, sets: sets, wrong: wrong,
                     stale: stale))
-        case .nameClaim(let name, let salt, let digest):
-            nameClaims.restore(name, NameClaims.Claim(salt: salt, digest: digest))
+        case .nameClaim, .nameKey, .nameUsed, .nameFree:
+            try replayClaim(record)
         default:
             break
         }

@@ -1,3 +1,4 @@
+import SetDigest
 import SetGame
 import SetProtocol
 
@@ -25,6 +26,7 @@ extension ServerCore {
         // journaled like any other.
         outbox.record(.restart(time: now.wall))
         everyoneAway(at: now.uptime)
+        nameClaims.noteRestart(at: now.wall)
         outbox.log(
             .info, "restored",
             [
@@ -82,7 +84,7 @@ extension ServerCore {
             rooms[snapshot.name] = try Room(
                 restoring: snapshot, sessions: seated, outbox: outbox, archive: archive, ratings: ratings)
         case .room(let name, let seed, let pairs):
-            guard let options = RoomOptions(journalPairs: pairs) else {
+            guard let options = RoomOptions(journalPairs: pairs, room: name) else {
                 throw JournalFormatError(description: "room \(name) has options it cannot have")
             }
             guard rooms[name] == nil else {
@@ -93,7 +95,7 @@ extension ServerCore {
                 name: name, options: options, seed: seed, outbox: outbox, archive: archive, ratings: ratings,
                 at: 0)
         case .game(let name, let index, let time, let first, let pairs):
-            guard let options = RoomOptions(journalPairs: pairs) else {
+            guard let options = RoomOptions(journalPairs: pairs, room: name) else {
                 throw JournalFormatError(description: "a game of \(name) has options it cannot have")
             }
             try room(name).restart(with: options, index: index, firstRevision: first, at: time)
@@ -113,6 +115,7 @@ extension ServerCore {
                 sessionsByToken[token] = session
             }
             if let other = session.room, other !== room { other.unseat(session) }
+            if session.room !== room { forgetRetiredTokens(of: session) }
             room.seat(session)
         case .unseat(let name, let player):
             let room = try room(name)
@@ -137,18 +140,26 @@ extension ServerCore {
             try room(name).replayChoice(by: player, position: position, at: time)
         case .chat:
             break  // Chat is journaled for the record; nobody is shown old chat.
-        case .restart:
+        case .restart(let time):
             everyoneAway(at: 0)
+            nameClaims.noteRestart(at: time)
         case .close(let name):
             let closed = try room(name)
             guard closed.seats.isEmpty else {
                 throw JournalFormatError(description: "room \(name) closes with players seated")
             }
             rooms[name] = nil
-        case .archive(let name, let game):
+        case .token(let name, let player, let old, let new):
+            try replayToken(in: try room(name), name: player, old: old, new: new)
+        case .archive(let name, var game):
+            // A private game archived by a setd from before passwords were hashed keeps the password in
+            // clear: hashed as its room's records are (an empty one, from the first format, matches none).
+            if let password = game.password, !password.isEmpty, PasswordHash(text: password) == nil {
+                game.password = RoomOptions.legacyHash(of: password, room: name).text
+            }
             archive.keep(game, of: name)
         case .ready, .unready, .deal, .stale, .lock, .kick, .allow, .gain, .rating, .nameClaim, .vote,
-            .countdown:
+            .countdown, .nameKey, .nameUsed, .nameFree:
             try replayNight(record, in: rooms)
         }
     }
@@ -175,6 +186,7 @@ extension ServerCore {
         session.room?.unseat(session)
         sessionsByName[session.name] = nil
         sessionsByToken[session.token] = nil
+        forgetRetiredTokens(of: session)
     }
 
     /// The names of the rooms open.
@@ -194,6 +206,7 @@ extension ServerCore {
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
             records.append(.snapshot(room.journalSnapshot))
         }
+        records += retiredTokenRecords()
         return records
     }
 }

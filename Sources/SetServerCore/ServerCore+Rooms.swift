@@ -13,9 +13,19 @@ extension ServerCore {
 
     /// `WATCH <room> [password=<secret>]`: follows a room as a spectator (giving up a seat elsewhere).
     func watch(_ name: String, password: String?, on connection: Client, at now: Instant) -> Answer {
-        // To anyone without its password a private room is no room at all: the same answer, word for word.
-        guard let room = rooms[name], room.options.password == nil || room.options.password == password else {
+        guard let room = rooms[name] else {
+            // A password said to no room counts as a wrong one, as it would at a private room: the
+            // waits it leads to cannot tell the two apart either.
+            if password != nil {
+                if let refusal = guessRefusal(.watch, from: connection, name: nil, at: now) {
+                    return .failure(refusal)
+                }
+                noteWrongGuess(from: connection, name: nil, at: now)
+            }
             return .failure(noSuchRoom(.watch, name))
+        }
+        if let refusal = checkRoomPassword(room, given: password, verb: .watch, on: connection, at: now) {
+            return .failure(refusal)
         }
         // A kicked player may not follow the room either, by name or from the address they were kicked at.
         if connection.session?.room !== room,
@@ -71,8 +81,10 @@ extension ServerCore {
         let room: Room
         if let existing = rooms[name] {
             // A private room says nothing of itself, not even its game, to anyone without its password.
-            if let secret = existing.options.password, secret != options["password"] {
-                return .failure(noSuchRoom(.join, name))
+            if let refusal = checkRoomPassword(
+                existing, given: options["password"], verb: .join, on: connection, at: now)
+            {
+                return .failure(refusal)
             }
             if let game, game != existing.options.game {
                 return .failure(
@@ -107,7 +119,8 @@ extension ServerCore {
                         .join, .tooManyRooms,
                         "the server has \(configuration.maxRooms) rooms; join one of them"))
             }
-            switch RoomOptions(game: game ?? .set).applying(options, verb: .join) {
+            let sealing = passwordSealer(for: name, current: nil)
+            switch RoomOptions(game: game ?? .set).applying(options, verb: .join, sealing: sealing) {
             case .failure(let error): return .failure(error)
             case .success(let created):
                 room = Room(
@@ -125,7 +138,11 @@ extension ServerCore {
             }
         }
         stopWatching(connection, keeping: room)
-        if session.room !== room { unseat(session) }
+        if session.room !== room {
+            unseat(session)
+            // Retired tokens are kept for a seat; a new seat starts without (as a replay does).
+            forgetRetiredTokens(of: session)
+        }
         room.seat(session)
         let snapshot = room.snapshot
         return ok(.join(room: room.name, count: snapshot.count), data: snapshot)

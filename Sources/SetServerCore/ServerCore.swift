@@ -18,12 +18,16 @@ public final class ServerCore {
     let ratings = RatingBook()
     /// Names claimed with a key.
     let nameClaims = NameClaims()
+    /// Wrong keys and passwords, per address and per name, and the waits they earned.
+    var guesses = GuessLimits()
     /// The last `ROOMS` listing and the version it was made at.
     var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
     private(set) var clients: [ConnectionID: Client] = [:]
     var sessionsByName: [String: Session] = [:]
     var sessionsByToken: [String: Session] = [:]
+    /// Tokens replaced by a `RESUME`, and whose they were.
+    var retiredTokens: [String: Session] = [:]
     var rooms: [String: Room] = [:] {
         didSet { outbox.roomListChanged() }
     }
@@ -101,6 +105,7 @@ public final class ServerCore {
                 outbox.send(.ping("\(pingCounter)"), to: client.id)
             }
         }
+        sweepGuesses(at: now)
         // While the journal cannot be written, nothing changes by itself that it would have to keep:
         // seats wait to expire and countdowns wait to deal until it can.
         guard journalProblem == nil else { return drain() }
@@ -113,6 +118,7 @@ public final class ServerCore {
         for room in rooms.values.filter(\.isRecountDue).sorted(by: { $0.name < $1.name }) {
             room.recountVotes(at: now)
         }
+        sweepExpiredClaims(at: now)
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }
@@ -190,6 +196,7 @@ public final class ServerCore {
         unseat(session)
         sessionsByName[session.name] = nil
         sessionsByToken[session.token] = nil
+        forgetRetiredTokens(of: session)
     }
 
     /// Ends a connection's watching, closing the room if that leaves it empty — unless it is `kept`, the

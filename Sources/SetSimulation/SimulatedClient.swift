@@ -108,6 +108,8 @@ final class SimulatedClient {
         _ = view.apply(line)
         if case .unknown = line { protocolProblems.append(text) }
         if case .bye = line { finals.append(text) }
+        // A RESUME retired the token presented; this one takes the seat back from now on.
+        if case .token(let fresh) = line { token = fresh }
         guard line.isFinal else { return sinceFinal.append(line) }
         // A snapshot (the reply to JOIN, WATCH, RESUME, STATE) is the whole room: the view is rebuilt
         // from exactly its data lines, as set-cli starts again at a snapshot.

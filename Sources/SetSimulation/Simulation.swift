@@ -70,6 +70,9 @@ public final class Simulation {
         configuration.maximumOutputBytes = 64 << 10
         configuration.idleTimeout = 600
         configuration.grace = 120
+        // Keys and passwords hashed as the daemon hashes them, only with fewer rounds: the simulation is
+        // about which decisions are made, not about what a guess costs.
+        configuration.keyHashIterations = 16
         self.configuration = configuration
         engine = Engine(configuration: configuration, random: .seeded(seed))
         replay = ReplayCheck(configuration: configuration)

@@ -49,7 +49,8 @@ public struct ClientSession: Sendable {
     public private(set) var view = GameView()
     /// The name asked for, then the name the server confirmed.
     public private(set) var name: String
-    /// The token from `OK HELLO`, for `RESUME` after a drop.
+    /// The token from `OK HELLO`, or the latest `TOKEN` line (each `RESUME` replaces it), for `RESUME`
+    /// after a drop.
     public private(set) var token: String?
     /// Whether the server confirmed the name (or a resumed seat) on this connection.
     public private(set) var isNamed = false
@@ -214,6 +215,11 @@ public struct ClientSession: Sendable {
                 .event(.problem("\(host) (the host) sent you out of \(left)\(because); /join another room"))
             ]
         case .over(let scores): return [.event(.over(scores.map { "\($0.name) \($0.score)" }))]
+        case .token(let fresh):
+            // The RESUME just sent retired the token it presented: keep this one instead.
+            token = fresh
+            return [.keepToken(fresh)]
+        case .notice(let text): return [.event(.problem("server: \(TextRules.sanitized(text))"))]
         case .bye(let reason):
             let lasting = ["idle", "flood", "resumed"]
             if isQuitting || lasting.contains(where: { reason.hasPrefix($0) }) { shouldReconnect = false }

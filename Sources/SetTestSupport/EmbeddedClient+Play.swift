@@ -1,4 +1,4 @@
-extension EmbeddedClient {
+extension LineClient {
     /// Claims the first set of every board, starting from the `BOARD` line among `lines`, until the game
     /// is over; returns the number of sets taken and the reply that ended the game.
     @discardableResult

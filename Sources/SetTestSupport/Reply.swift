@@ -38,6 +38,20 @@ public struct Reply: CustomStringConvertible, Sendable {
 
     /// The typed detail of an `OK` final line, or `nil` for an `ERR`.
     public var ok: OKDetail? { ServerLine(parsing: final).okDetail }
+
+    /// The token of the `TOKEN` line before the final line (a `RESUME` retires the token it presented
+    /// and hands out this one), or `nil`.
+    public var newToken: String? {
+        for line in lines {
+            if case .token(let token) = ServerLine(parsing: line) { return token }
+        }
+        return nil
+    }
+
+    /// ``lines`` without the `TOKEN` line: what a client shows (events, then the reply's data).
+    public var shownLines: [String] {
+        lines.filter { if case .token = ServerLine(parsing: $0) { false } else { true } }
+    }
 }
 
 /// Whether a line ends a reply, as every client decides it.

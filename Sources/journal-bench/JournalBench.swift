@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import SetProtocol
 import SetServerCore
 import SetTestSupport
@@ -8,6 +9,8 @@ import SetTestSupport
 /// (one snapshot per room), both from the journal's bytes.
 ///
 ///     journal-bench [--rooms 1,10,100] [--records 10000,100000,1000000] [--matchismo-flips 40000]
+///     journal-bench --key-hash [ITERATIONS]     (see KeyHashBench)
+///     journal-bench --pbkdf2-check
 enum JournalBench {
     static func main(_ arguments: [String]) {
         var rooms = [1, 10, 100]
@@ -19,6 +22,14 @@ enum JournalBench {
                 print(Release.banner("journal-bench"))
                 return
             }
+            if flag == "--key-hash" {
+                KeyHashBench.bench(iterations: rest.popFirst().flatMap { Int($0) } ?? 10_000)
+                return
+            }
+            if flag == "--pbkdf2-check" {
+                if !KeyHashBench.checkLongVector() { exit(1) }
+                return
+            }
             let value = rest.popFirst() ?? ""
             let numbers = value.split(separator: ",").compactMap { Int($0) }
             switch flag {
@@ -26,7 +37,9 @@ enum JournalBench {
             case "--records": counts = numbers
             case "--matchismo-flips": flips = numbers.first ?? flips
             default:
-                print("usage: journal-bench [--rooms 1,10,100] [--records 10000,...] [--matchismo-flips N]")
+                print(
+                    "usage: journal-bench [--rooms 1,10,100] [--records 10000,...] [--matchismo-flips N]\n"
+                        + "       journal-bench --key-hash [ITERATIONS] | --pbkdf2-check")
                 return
             }
         }

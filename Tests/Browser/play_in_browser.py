@@ -239,12 +239,17 @@ def reply_pairing(driver, base):
 
 def reload_keeps_seat(driver, bob, room, board, score):
     """A reload gets ann's seat back through the token the page keeps: same score, online, same board,
-    and bob sees nobody join or leave."""
+    and bob sees nobody join or leave. Every RESUME retires the token it presents and hands out a new
+    one (a TOKEN line), which the page keeps: so a second reload gets the seat back too."""
     before = len(bob.seen)
-    driver.refresh()
-    wait_for(driver, f"ann's seat in {room} after a reload",
-             lambda: (page_score(driver, "ann") or "").startswith(f"{score} online"))
-    wait_for(driver, "the board after a reload", lambda: page_board(driver) == board)
+    for reload in (1, 2):
+        token = driver.execute_script("return localStorage.getItem('setd.token')")
+        driver.refresh()
+        wait_for(driver, f"ann's seat in {room} after reload {reload}",
+                 lambda: (page_score(driver, "ann") or "").startswith(f"{score} online"))
+        wait_for(driver, f"the board after reload {reload}", lambda: page_board(driver) == board)
+        wait_for(driver, f"a new token kept after reload {reload}",
+                 lambda: driver.execute_script("return localStorage.getItem('setd.token')") not in (None, token))
     bob.request("PING")
     churn = [line for line in bob.seen[before:] if line.startswith(("JOINED ann", "LEFT ann"))]
     if churn:

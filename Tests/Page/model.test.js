@@ -147,3 +147,14 @@ test("names as the protocol allows them", () => {
   assert.equal(model.isName("a b"), false);
   assert.equal(model.isName("x".repeat(17)), false);
 });
+
+test("a RESUME's TOKEN line is an event at once, before the snapshot it does not belong to", () => {
+  const tracker = model.makeReplyTracker(shapes);
+  tracker.sent("RESUME", "resume");
+  assert.deepEqual(sort(tracker, [
+    "TOKEN 0123abcd", "NOTICE someone tried an old token", "ROOM den set 1 playing", "DECK 3", "OK RESUME ann den 2",
+  ]), [
+    "event TOKEN 0123abcd", "event NOTICE someone tried an old token",
+    'reply resume OK RESUME ann den 2 data ["ROOM den set 1 playing","DECK 3"]',
+  ]);
+});

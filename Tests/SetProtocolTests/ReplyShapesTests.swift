@@ -47,7 +47,7 @@ import Testing
         .duration(1),
         .rating(
             RatingEntry(name: "a", mode: "normal", rating: 1, games: 1, wins: 0, sets: 0, wrong: 0, stale: 0)),
-        .top(rank: 1, name: "a", rating: 1, games: 1),
+        .top(rank: 1, name: "a", rating: 1, games: 1), .token("0123abcd"), .notice("x y"),
     ]
 
     private static func firstWord(_ line: ServerLine) -> String {

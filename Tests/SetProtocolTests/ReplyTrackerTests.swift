@@ -39,6 +39,23 @@ struct ReplyTrackerTests {
 
     /// Events between replies belong to no reply, even those of a snapshot's shape once the reply that
     /// could own them is done.
+    /// A RESUME's `TOKEN` line (and a `NOTICE`) comes before its snapshot and is an event at once, never
+    /// held as possible data nor counted in the snapshot.
+    @Test func theTokenBeforeAResumesSnapshotIsAnEvent() {
+        var tracker = Tracker()
+        tracker.sent("RESUME", context: "RESUME t0")
+        let received = Self.receive(
+            &tracker, "TOKEN t1", "NOTICE someone tried an old token", "ROOM den set 1 playing", "DECK 3",
+            "OK RESUME ann den 2")
+        #expect(received.count == 5, "two events, two data lines, the reply")
+        #expect(Self.isEvent(received[0], "TOKEN t1"))
+        #expect(Self.isEvent(received[1], "NOTICE someone tried an old token"))
+        #expect(Self.answered(received[4])?.data == ["ROOM den set 1 playing", "DECK 3"])
+        #expect(ServerLine(parsing: "TOKEN t1") == .token("t1"))
+        #expect(ServerLine(parsing: "TOKEN t1 t2") == .unknown("TOKEN t1 t2"), "a token is one word")
+        #expect(ServerLine(parsing: "NOTICE a  b") == .notice("a  b"))
+    }
+
     @Test func anEventBetweenRepliesIsAnEvent() {
         var tracker = Tracker()
         tracker.sent("CHOOSE", context: "CHOOSE a b c")

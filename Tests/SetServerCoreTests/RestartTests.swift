@@ -21,7 +21,8 @@ import Testing
         let client = try server.connect("back")
         let reply = try client.request("RESUME \(token)")
         try #require(reply.isOK("RESUME"), "\(reply)")
-        return (client, reply.lines)
+        try #require(reply.newToken != nil, "a RESUME hands out a fresh token: \(reply)")
+        return (client, reply.shownLines)
     }
 
     /// Says `HELLO` and joins `room`; returns the client and its token.

@@ -23,7 +23,10 @@ import Testing
         let back = try server.connect("ann again")
         let reply = try back.request("RESUME \(token)")
         #expect(reply.isOK("RESUME ann den"), "\(reply)")
-        #expect(reply.lines.first == "ROOM den set 2 playing")
+        // A fresh token first (the one presented is retired), then the snapshot.
+        let fresh = try #require(reply.newToken)
+        #expect(reply.lines.first == "TOKEN \(fresh)" && fresh != token && fresh.count == 32, "\(reply)")
+        #expect(reply.shownLines.first == "ROOM den set 2 playing")
         #expect(reply.lines.contains("PLAYER ann 1 online"), "\(reply)")
         #expect(reply.lines.contains("PLAYER bob 0 online"), "\(reply)")
         #expect(reply.lines.contains { $0.hasPrefix("BOARD ") })

@@ -209,7 +209,7 @@ import Testing
         let server = EmbeddedServer()
         let ann = try server.connect("ann")
         #expect(try ann.request("HELLO ann key=s3cret").isOK("HELLO ann"))
-        #expect(server.journal.contains { $0.text.hasPrefix("name-claim ann ") })
+        #expect(server.journal.contains { $0.text.hasPrefix("name-key ann pbkdf2-sha1$") })
         #expect(!server.journal.contains { $0.text.contains("s3cret") }, "only a digest is kept")
         let rival = try server.connect("rival")
         #expect(try rival.request("HELLO ann key=s3cret").error == .taken, "ann is playing")

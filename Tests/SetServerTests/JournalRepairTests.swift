@@ -30,7 +30,7 @@ import Testing
                 case .snapshot(let room): rooms[room.name] = record.text
                 case .archive: archive.append(record.text)
                 case .rating(let name, let mode, _, _, _, _, _, _): ratings[name + " " + mode] = record.text
-                case .nameClaim(let name, _, _): claims[name] = record.text
+                case .nameKey(let name, _, _, _, _): claims[name] = record.text
                 default: break
                 }
             }
@@ -60,7 +60,7 @@ import Testing
         case .rating(let name, let mode, _, _, _, _, _, _):
             expected.ratings[name + " " + mode] = nil
             actual.ratings[name + " " + mode] = nil
-        case .nameClaim(let name, _, _):
+        case .nameKey(let name, _, _, _, _):
             expected.claims[name] = nil
             actual.claims[name] = nil
         default:

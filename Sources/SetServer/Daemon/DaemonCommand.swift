@@ -10,7 +10,7 @@ public enum DaemonCommand {
     public static let usage = """
         USAGE: setd [--host ADDR] [--port N] [--max-clients N] [--max-rooms N] [--grace SECONDS]
                     [--idle-timeout SECONDS] [--log-level debug|info|warn|error] [--seed N]
-                    [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N]
+                    [--max-per-ip N] [--max-rooms-per-ip N] [--max-archive N] [--name-expiry-days N]
                     [--register-timeout SECONDS] [--ping-interval SECONDS]
                     [--state-dir DIR] [--fsync always|everysec|no] [--no-http]
                     [--rate-limit N[/BURST]] [--no-qr] [--allow-origin ORIGIN ...] [--announce]
@@ -33,6 +33,8 @@ public enum DaemonCommand {
           --max-rooms-per-ip N   open rooms one address may have created, 0 for no limit (default: 20)
           --max-archive N        finished games kept for HISTORY in all, oldest dropped first
                                  (default: 1000)
+          --name-expiry-days N   a claimed name whose key nobody said for N days is freed, 0 never
+                                 (default: 90)
           --register-timeout SECONDS
                                  a connection must say HELLO, RESUME or WATCH within this (default: 60)
           --ping-interval SECONDS
@@ -130,6 +132,7 @@ public enum DaemonCommand {
                 let n: Int = try number(flag, 0...1_000_000)
                 configuration.maxRoomsPerIP = n == 0 ? nil : n
             case "--max-archive": configuration.maxArchivedGames = try number(flag, 1...1_000_000)
+            case "--name-expiry-days": configuration.nameExpiryDays = try number(flag, 0...36_500)
             case "--register-timeout": configuration.registrationTimeout = try seconds(flag)
             case "--ping-interval": configuration.pingInterval = try seconds(flag)
             case "--state-dir": configuration.stateDirectory = try value(flag)

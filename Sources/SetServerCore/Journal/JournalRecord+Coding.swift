@@ -32,6 +32,12 @@ extension JournalRecord {
             out.append(room)
             out.append(name)
             out.append(token)
+        case .token(let room, let name, let old, let new):
+            out = RecordWriter("token")
+            out.append(room)
+            out.append(name)
+            out.append(old)
+            out.append(new)
         case .unseat(let room, let name):
             out = RecordWriter("unseat")
             out.append(room)
@@ -155,6 +161,20 @@ extension JournalRecord {
             out.append(name)
             out.append(salt)
             out.append(digest)
+        case .nameKey(let name, let secret, let address, let claimedAt, let usedAt):
+            out = RecordWriter("name-key")
+            out.append(name)
+            out.append(secret)
+            out.append(address)
+            out.append(time: claimedAt)
+            out.append(time: usedAt)
+        case .nameUsed(let name, let time):
+            out = RecordWriter("name-used")
+            out.append(name)
+            out.append(time: time)
+        case .nameFree(let name):
+            out = RecordWriter("name-free")
+            out.append(name)
         }
         return out.body
     }
@@ -188,6 +208,8 @@ extension JournalRecord {
                 options: try r.pairs())
         case "seat": return .seat(room: try r.text(), name: try r.text(), token: try r.text())
         case "unseat": return .unseat(room: try r.text(), name: try r.text())
+        case "token":
+            return .token(room: try r.text(), name: try r.text(), old: try r.text(), new: try r.text())
         case "presence": return .presence(room: try r.text(), name: try r.text(), isOnline: try r.bool())
         case "claim":
             return .claim(room: try r.text(), name: try r.text(), time: try r.time(), cards: try r.list())
@@ -249,6 +271,12 @@ extension JournalRecord {
         case "gain":
             return .gain(name: try r.text(), mode: try r.text(), time: try r.time(), amount: try r.uint64())
         case "name-claim": return .nameClaim(name: try r.text(), salt: try r.text(), digest: try r.text())
+        case "name-key":
+            return .nameKey(
+                name: try r.text(), secret: try r.text(), address: try r.text(), claimedAt: try r.time(),
+                usedAt: try r.time())
+        case "name-used": return .nameUsed(name: try r.text(), time: try r.time())
+        case "name-free": return .nameFree(name: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
         }

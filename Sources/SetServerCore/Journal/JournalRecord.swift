@@ -19,6 +19,8 @@ public enum JournalRecord: Equatable, Sendable {
     case game(room: String, index: Int, time: Double, firstRevision: Int, options: [(String, String)])
     /// A player took a seat (their token lets them `RESUME` it).
     case seat(room: String, name: String, token: String)
+    /// A `RESUME` replaced a seated player's token: `old` no longer resumes the seat, `new` does.
+    case token(room: String, name: String, old: String, new: String)
     /// A player left their seat.
     case unseat(room: String, name: String)
     /// A seated player dropped (`false`) or came back (`true`); Matchismo's turn order depends on it.
@@ -62,8 +64,17 @@ public enum JournalRecord: Equatable, Sendable {
     /// A name gained `amount` (the exact bits of a positive rating change) in `mode` from a game that
     /// ended at `time` (Unix seconds): what bounds a name's gains per hour (`RatingBook.hourlyGainLimit`).
     case gain(name: String, mode: String, time: Double, amount: UInt64)
-    /// A name was claimed: the salt and the SHA-1 digest of salt + key, as hex.
+    /// A name was claimed, in the first form of claims: the salt and the SHA-1 digest of salt + key, as
+    /// hex. Read from older journals only; a claim is written as ``nameKey(name:secret:address:claimedAt:usedAt:)``.
     case nameClaim(name: String, salt: String, digest: String)
+    /// A name was claimed: the stored form of its key (`pbkdf2-sha1$…`, or `sha1$<salt>$<digest>` for a
+    /// claim of the first form not used since), the address (or IPv6 /64) that claimed it (empty when
+    /// not known), when it was claimed and when it was last used (Unix seconds).
+    case nameKey(name: String, secret: String, address: String, claimedAt: Double, usedAt: Double)
+    /// A claimed name was used with its key at `time` (journaled at most once a day per name).
+    case nameUsed(name: String, time: Double)
+    /// A claimed name was freed: unused for longer than `--name-expiry-days`.
+    case nameFree(name: String)
 
     public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }

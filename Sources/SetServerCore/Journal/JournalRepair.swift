@@ -343,11 +343,12 @@ extension JournalRecord {
     /// What damage to a record of `kind` costs.
     public static func damageScope(ofKind kind: String) -> DamageScope {
         switch kind {
-        case "chat", "archive", "rating", "gain", "name-claim": return .alone
+        case "chat", "archive", "rating", "gain", "name-claim", "name-key", "name-used", "name-free":
+            return .alone
         case headerKind: return .header
         case "restart": return .restart
-        case "snapshot", "room", "game", "seat", "unseat", "presence", "claim", "choose", "close", "ready",
-            "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown":
+        case "snapshot", "room", "game", "seat", "token", "unseat", "presence", "claim", "choose", "close",
+            "ready", "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown":
             return .room
         default: return .unknown
         }
@@ -374,7 +375,8 @@ extension JournalRecord {
         switch self {
         case .snapshot(let snapshot): return snapshot.name
         case .room(let name, _, _), .close(let name): return name
-        case .game(let room, _, _, _, _), .seat(let room, _, _), .unseat(let room, _),
+        case .game(let room, _, _, _, _), .seat(let room, _, _), .token(let room, _, _, _),
+            .unseat(let room, _),
             .presence(let room, _, _), .claim(let room, _, _, _), .choose(let room, _, _, _),
             .chat(let room, _, _), .archive(let room, _), .ready(let room, _), .unready(let room, _),
             .deal(let room, _),
@@ -382,7 +384,7 @@ extension JournalRecord {
             .vote(let room, _, _),
             .countdown(let room):
             return room
-        case .header, .rating, .gain, .nameClaim, .restart: return nil
+        case .header, .rating, .gain, .nameClaim, .nameKey, .nameUsed, .nameFree, .restart: return nil
         }
     }
 

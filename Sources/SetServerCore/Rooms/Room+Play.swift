@@ -1,3 +1,4 @@
+import SetDigest
 import SetGame
 import SetProtocol
 
@@ -166,15 +167,16 @@ extension Room {
     /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
     /// counts a vote and restarts on a majority of the online players. `NEW` without options while a
     /// proposal stands agrees with it: a vote for the same options, not a rival proposal.
-    func requestNewGame(by session: Session, options requested: [String: String], at now: Instant)
-        -> Result<OKDetail, ProtocolError>
-    {
+    func requestNewGame(
+        by session: Session, options requested: [String: String], at now: Instant,
+        sealing: @escaping (String) -> PasswordHash
+    ) -> Result<OKDetail, ProtocolError> {
         let newOptions: RoomOptions
         if requested.isEmpty, let standing = votes.standing {
             // Its password, if any, is its proposer's (only the creator may set one): agreeing adds none.
             newOptions = standing.options
         } else {
-            switch options.applying(requested, verb: .new) {
+            switch options.applying(requested, verb: .new, sealing: sealing) {
             case .success(let applied): newOptions = applied
             case .failure(let error): return .failure(error)
             }

@@ -476,7 +476,7 @@ final class Room {
             }
         }
         let finished = ArchivedGame(
-            startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password,
+            startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password?.text,
             scores: ranked, entries: entries, sheet: sheet, duration: duration)
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
@@ -513,7 +513,7 @@ extension Room {
         restoring snapshot: RoomSnapshot, sessions: [Session], outbox: Outbox, archive: Archive,
         ratings: RatingBook
     ) throws(JournalFormatError) {
-        guard let options = RoomOptions(journalPairs: snapshot.options) else {
+        guard let options = RoomOptions(journalPairs: snapshot.options, room: snapshot.name) else {
             throw JournalFormatError(description: "room \(snapshot.name) has options it cannot have")
         }
         self.init(
@@ -533,7 +533,7 @@ extension Room {
         gameIndex = snapshot.gameIndex
         historyTimes = snapshot.historyTimes
         for vote in snapshot.votes {
-            guard let proposal = RoomOptions(journalPairs: vote.options) else {
+            guard let proposal = RoomOptions(journalPairs: vote.options, room: snapshot.name) else {
                 throw JournalFormatError(description: "room \(name) has a vote for options it cannot have")
             }
             votes[vote.name] = proposal

@@ -1,3 +1,4 @@
+import SetDigest
 import SetGame
 import SetProtocol
 
@@ -7,9 +8,9 @@ struct RoomOptions: Equatable, Sendable {
     var set = SetGame.Options()
     var hintsEnabled = true
     var matchCount = 2
-    /// A private room's password: such a room is not listed by `ROOMS`, and joining or watching it needs
-    /// the password. Never shown in `OPTIONS`.
-    var password: String?
+    /// A private room's password, as a salted PBKDF2 hash (never the password): such a room is not
+    /// listed by `ROOMS`, and joining or watching it needs the password. Never shown in `OPTIONS`.
+    var password: PasswordHash?
     /// `start=ready`: each game waits for its players' `READY` (or the host's `START`) and a countdown;
     /// `start=now` (the default) deals at once, as nc sessions expect.
     var startsWhenReady = false
@@ -36,13 +37,16 @@ struct RoomOptions: Equatable, Sendable {
         }
     }
 
-    /// The options as the journal keeps them: the listed ones, the game, and the password.
+    /// The options as the journal keeps them: the listed ones, the game, and the password's hash.
     var journalPairs: [(String, String)] {
-        [("game", game.rawValue)] + pairs + (password.map { [("password", $0)] } ?? [])
+        [("game", game.rawValue)] + pairs + (password.map { [("password-hash", $0.text)] } ?? [])
     }
 
-    /// Applies `options` (from `JOIN` or `NEW`) on top of these, refusing unknown names and values.
-    func applying(_ options: [String: String], verb: Verb?) -> Result<RoomOptions, ProtocolError> {
+    /// Applies `options` (from `JOIN` or `NEW`) on top of these, refusing unknown names and values; a
+    /// `password` is kept as `sealing` hashes it (without `sealing`, a `password` is refused).
+    func applying(
+        _ options: [String: String], verb: Verb?, sealing: ((String) -> PasswordHash)? = nil
+    ) -> Result<RoomOptions, ProtocolError> {
         var result = self
         for (key, value) in options.sorted(by: { $0.key < $1.key }) {
             func bad(_ allowed: String) -> Result<RoomOptions, ProtocolError> {
@@ -53,11 +57,11 @@ struct RoomOptions: Equatable, Sendable {
             case (_, "start"):
                 guard value == "now" || value == "ready" else { return bad("now or ready") }
                 result.startsWhenReady = value == "ready"
-            case (_, "password"):
+            case (_, "password") where sealing != nil:
                 guard value.utf8.count <= Self.maximumPasswordLength else {
                     return bad("at most \(Self.maximumPasswordLength) bytes")
                 }
-                result.password = value
+                result.password = sealing?(value)
             case (.set, "mode"):
                 // Only the modes the protocol and the clients can show yet (SetMode.offered).
                 guard let mode = SetMode(rawValue: value.lowercased()), mode.isOffered else {
@@ -89,12 +93,34 @@ struct RoomOptions: Equatable, Sendable {
 }
 
 extension RoomOptions {
-    /// Rebuilds options from ``journalPairs``.
-    init?(journalPairs: [(String, String)]) {
+    /// Rebuilds options from ``journalPairs`` of room `room`. A journal written before passwords were
+    /// hashed holds a room's password in clear (`password`): it is hashed here, with a salt derived from
+    /// the room's name so that every record of the room (and its archived games) hashes it alike and a
+    /// replay makes the same hash every time (it may read nothing but the journal).
+    init?(journalPairs: [(String, String)], room: String) {
         var fields = Dictionary(journalPairs, uniquingKeysWith: { _, last in last })
+        var password: PasswordHash?
+        if let text = fields.removeValue(forKey: "password-hash") {
+            guard let hash = PasswordHash(text: text) else { return nil }
+            password = hash
+        }
+        if let clear = fields.removeValue(forKey: "password") {
+            password = Self.legacyHash(of: clear, room: room)
+        }
         guard let name = fields.removeValue(forKey: "game"), let game = GameKind(rawValue: name),
-            case .success(let options) = RoomOptions(game: game).applying(fields, verb: nil)
+            case .success(var options) = RoomOptions(game: game).applying(fields, verb: nil)
         else { return nil }
+        options.password = password
         self = options
     }
+
+    /// The hash of a password an older journal kept in clear, in room `room` (see
+    /// ``init(journalPairs:room:)``): its salt is the first 16 bytes of SHA-1 of the room's name.
+    static func legacyHash(of clear: String, room: String) -> PasswordHash {
+        let salt = Array(SHA1.digest(Array("setd room password salt \(room)".utf8)).prefix(16))
+        return PasswordHash(secret: clear, salt: salt, iterations: legacyIterations)
+    }
+
+    /// Iterations of a password hashed from an older journal: fixed, so a replay always makes the same.
+    static let legacyIterations = 10_000
 }

@@ -3,8 +3,13 @@
 /// Owned by the ``ServerCore`` like everything in it; a session knows its connection only by ID.
 final class Session {
     let name: String
-    /// The secret that `RESUME` presents to take this session back.
-    let token: String
+    /// The secret that `RESUME` presents to take this session back; every `RESUME` replaces it.
+    var token: String
+    /// Tokens this session had before its last `RESUME`s, newest last (at most
+    /// ``ServerCore/retiredTokensKept``): presenting one is refused, and the player is told.
+    var retiredTokens: [String] = []
+    /// When the player was last told that someone presented a retired token (uptime).
+    var lastNoticeAt = -Double.infinity
     /// The connection speaking for the player now, or `nil` while they are away.
     var connection: ConnectionID?
     /// The room the player is seated in.

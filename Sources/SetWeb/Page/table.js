@@ -413,6 +413,9 @@ function onEvent(line) {
     case "LOCKED": log("join", w[1] + " locked the room: no newcomers"); renderTitle(); break;
     case "UNLOCKED": log("join", w[1] + " unlocked the room"); renderTitle(); break;
     case "BYE": log("join", "The server says goodbye: " + line.slice(4)); break;
+    // A RESUME retired the token it presented: only this one takes the seat back from now on.
+    case "TOKEN": if (w[1]) storage.set("token", w[1]); break;
+    case "NOTICE": log("wrong", "The server says: " + line.slice(7)); toast(line.slice(7)); break;
     case "ERR": toast(line); break;
     default: break;  // PING needs no answer; unknown lines are ignored (protocol.md)
   }

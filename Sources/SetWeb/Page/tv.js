@@ -292,7 +292,8 @@ function watchRoom() {
         "shows the game as soon as it exists.");
       tv.retryTimer = setTimeout(watchRoom, ROOM_RETRY_MS);
     } else if (reply.code === "DENIED") {
-      showNotice(tv.room + " is a private room: the TV table shows public rooms only.");
+      // A private room answers as no room at all; DENIED is a kick held on this screen's address.
+      showNotice("Cannot watch " + tv.room + ": " + reply.text);
     } else {
       showNotice("Cannot watch " + tv.room + ": " + reply.text);
       tv.retryTimer = setTimeout(watchRoom, ROOM_RETRY_MS);

@@ -149,6 +149,35 @@ import Testing
         #expect(h.session.view.players.map(\.name) == ["alice", "bob"])
     }
 
+    @Test("A RESUME's TOKEN line replaces the token, kept for the next start and the next drop")
+    func resumeTakesTheNewToken() {
+        var h = Harness()
+        h.seat()
+        _ = h.session.connectionLost("timeout")
+        h.session.connectionOpened()
+        h.server("SETD 1 welcome")
+        #expect(h.sent == ["RESUME t0k3n"])
+        h.server(
+            "TOKEN n3wt0k3n", "ROOM lobby set 1 playing", "BOARD 5 a:1RFS", "DECK 60",
+            "PLAYER alice 0 online",
+            "OK RESUME alice lobby 4")
+        #expect(h.session.token == "n3wt0k3n")
+        #expect(h.kept.last == "n3wt0k3n")
+        #expect(h.session.view.players.map(\.name) == ["alice"], "the TOKEN line is no part of the snapshot")
+        _ = h.session.connectionLost("timeout")
+        h.session.connectionOpened()
+        h.server("SETD 1 welcome")
+        #expect(h.sent.last == "RESUME n3wt0k3n")
+    }
+
+    @Test("A NOTICE is shown as the server's word")
+    func noticeIsShown() {
+        var h = Harness()
+        h.seat()
+        h.server("NOTICE someone tried an old token of your seat")
+        #expect(h.events.last == .problem("server: someone tried an old token of your seat"))
+    }
+
     @Test("An expired seat starts over with HELLO and JOIN")
     func expiredSeat() {
         var h = Harness()

@@ -89,7 +89,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         var daemon = try Daemon(arguments)
 
         var ann = try daemon.connect("ann")
-        let annToken = try ann.hello("ann")
+        var annToken = try ann.hello("ann")
         var told = try Told(snapshot: try ann.request("JOIN fun").lines, player: "ann")
         let bob = try daemon.connect("bob")
         _ = try bob.hello("bob")
@@ -146,7 +146,9 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
             ann = try daemon.connect("ann")
             let reply = try ann.request("RESUME \(annToken)")
             try #require(reply.isOK("RESUME ann fun"), "\(reply)")
-            return reply
+            // Each RESUME retires the token presented: the next one presents the new one.
+            annToken = try #require(reply.newToken, "\(reply)")
+            return Reply(lines: reply.shownLines, final: reply.final)
         }
         /// The current game's history must list exactly the sets judged so far.
         func expectHistory(_ context: String) throws {
@@ -245,7 +247,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let journal = directory.path + "/journal"
         var daemon = try Daemon(arguments)
         var ann = try daemon.connect("ann")
-        let token = try ann.hello("ann")
+        var token = try ann.hello("ann")
         var told = try Told(snapshot: try ann.request("JOIN fun").lines, player: "ann")
         for _ in 0..<2 {
             let board = try #require(told.boardView)
@@ -275,6 +277,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
             ann = try daemon.connect("ann")
             let reply = try ann.request("RESUME \(token)")
             #expect(reply.isOK("RESUME ann fun"), "\(what): \(reply)")
+            token = reply.newToken ?? token
             #expect(try Told(snapshot: reply.lines, player: "ann") == told, "\(what): \(reply)")
             #expect(daemon.terminate() == 0)
             #expect(daemon.log.contains("journal-torn-tail"), "\(what): log: \(daemon.log)")
@@ -287,6 +290,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         daemon = try Daemon(arguments)
         ann = try daemon.connect("ann")
         let reply = try ann.request("RESUME \(token)")
+        token = reply.newToken ?? token
         #expect(try Told(snapshot: reply.lines, player: "ann") == told, "\(reply)")
         let now = try #require(told.boardView)
         let claim = try ann.request(now.claim(now.sets[0]))
@@ -328,7 +332,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let ann2 = try daemon.connect("ann again")
         let reply = try ann2.request("RESUME \(annToken)")
         #expect(reply.isOK("RESUME ann den"), "\(reply)")
-        #expect(reply.lines.first == "ROOM den set 2 playing", "\(reply)")
+        #expect(reply.shownLines.first == "ROOM den set 2 playing", "\(reply)")
         #expect(reply.lines.contains(boardLine), "\(reply)")
         let players = reply.lines.filter { $0.hasPrefix("PLAYER ") }
         #expect(players == ["PLAYER ann 1 online", "PLAYER bob -1 away"], "\(reply)")
@@ -402,7 +406,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         let first = try daemon.connect(firstName)
         let reply = try first.request("RESUME \(tokenOf[firstName]!)")
         #expect(reply.isOK("RESUME \(firstName) m"), "\(reply)")
-        #expect(reply.lines.first == "ROOM m matchismo 2 playing", "\(reply)")
+        #expect(reply.shownLines.first == "ROOM m matchismo 2 playing", "\(reply)")
         #expect(reply.lines.contains("OPTIONS n=2"), "\(reply)")
         #expect(reply.lines.contains(boardLine), "faces up and matched as they were: \(reply)")
         #expect(reply.lines.contains("TURN \(turn)"), "\(reply)")
