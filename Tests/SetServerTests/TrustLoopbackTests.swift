@@ -79,4 +79,26 @@ import Testing
         let history = try bob.request("HISTORY")
         #expect(history.lines.contains { $0.hasPrefix("HISTORY GAME 1 STATS ann sets=1 ") }, "\(history)")
     }
+
+    /// The farming attack: one name and eleven shills from other addresses play four quick games in which
+    /// only the farmer takes sets. None of them is a real game (the shills take none, and each lasts
+    /// seconds), so no rating moves and the farmer is not on top.
+    @Test func farmedGamesMoveNoRating() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let shills = try (2..<13).map { try player(server, "shill\($0)", from: "127.0.0.\($0)") }
+        let farmer = try player(server, "champ", from: "127.0.0.20")
+        for game in 1...4 {
+            for shill in shills { #expect(try shill.request("JOIN farm\(game)").isOK("JOIN")) }
+            let join = try farmer.request("JOIN farm\(game)")
+            #expect(try farmer.playToTheEnd(from: join.lines).last.isOK("CHOOSE"))
+        }
+        let stats = try farmer.request("STATS")
+        #expect(stats.lines.count == 1, "\(stats)")
+        #expect(
+            stats.lines.first?.hasPrefix("RATING champ normal rating=1500 games=4 wins=4 ") == true,
+            "\(stats)")
+        let top = try farmer.request("TOP")
+        #expect(top.lines.allSatisfy { $0.split(separator: " ")[3] == "1500" }, "\(top)")
+    }
 }
