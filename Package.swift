@@ -82,18 +82,23 @@ let package = Package(
             dependencies: ["SetServerCore", "SetProtocol", "SetTestSupport", "SetDigest"]),
         // Every mode dealt and played millions of times: its figures, and its rules' promises checked.
         .executableTarget(name: "modes-sim", dependencies: ["SetGame", "SetProtocol", "SetTestSupport"]),
+        // Swift Testing traits the test targets share (kept out of SetTestSupport, which executables link).
+        .target(name: "SetTestTraits"),
         .testTarget(name: "SetGameTests", dependencies: ["SetGame", "SetTestSupport"]),
         .testTarget(name: "SetDigestTests", dependencies: ["SetDigest"]),
         .testTarget(
-            name: "SetDiscoveryTests", dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport"]),
+            name: "SetDiscoveryTests",
+            dependencies: ["SetDiscovery", "SetSocket", "SetTestSupport", "SetTestTraits"]),
         .testTarget(name: "SetQRTests", dependencies: ["SetQR", "SetTestSupport"]),
-        .testTarget(name: "SetWebTests", dependencies: ["SetWeb", "SetDigest", "SetQR", "SetTestSupport"]),
+        .testTarget(
+            name: "SetWebTests",
+            dependencies: ["SetWeb", "SetDigest", "SetQR", "SetTestSupport", "SetTestTraits"]),
         .testTarget(name: "SetProtocolTests", dependencies: ["SetProtocol", "SetTestSupport"]),
         .testTarget(
             name: "SetServerTests",
             dependencies: [
                 "SetServer", "SetEngine", "SetServerCore", "SetSocket", "SetTestSupport", "SetProtocol",
-                "SetGame", "SetWeb", "SetQR",
+                "SetGame", "SetWeb", "SetQR", "SetTestTraits",
             ]),
         .testTarget(
             name: "SetEngineTests",
@@ -108,7 +113,7 @@ let package = Package(
             name: "SetClientTests",
             dependencies: [
                 "SetTerminal", "SetBots", "SetProtocol", "SetGame", "SetSocket", "SetTestSupport",
-                "SetDiscovery",
+                "SetDiscovery", "SetTestTraits",
             ]),
     ]
 )

@@ -102,13 +102,15 @@ def decoded(path):
     return result.stdout.decode().split()
 
 
-def play_to_the_end(ann, board):
-    """Ann takes a set on every board until the game is over; returns the OVER line."""
+def play_to_the_end(ann, rev, board):
+    """Ann takes a set on every board until the game is over; returns the OVER line. Each claim names the
+    revision it was read from (without one, a position whose card changed in the last second is STALE,
+    and on a loaded machine ann's next claim can come within that second)."""
     for _ in range(60):
         combo = find_set(board)
         if combo is None:
             fail(f"no set on a board of a game that is not over: {board}")
-        lines, final = ann.request("CHOOSE " + " ".join(combo))
+        lines, final = ann.request("CHOOSE " + " ".join(combo) + f" @{rev}")
         if not final.startswith("OK CHOOSE"):
             fail(f"ann's claim of {combo}: {final}")
         over = [line for line in lines if line.startswith("OVER ")]
@@ -117,7 +119,7 @@ def play_to_the_end(ann, board):
         boards = [line for line in lines if line.startswith("BOARD ")]
         if not boards:
             fail(f"no BOARD after ann's set: {lines}")
-        board = board_of(boards[-1])[1]
+        rev, board = board_of(boards[-1])
     fail("the game did not end in 60 sets")
 
 
@@ -170,10 +172,10 @@ def main():
         # Ann takes a set: her score, her cards with her name, and the ring where they were.
         combo = find_set(board)
         taken = [board[p] for p in combo]
-        lines, final = ann.request("CHOOSE " + " ".join(combo))
+        lines, final = ann.request("CHOOSE " + " ".join(combo) + f" @{rev}")
         if not final.startswith("OK CHOOSE"):
             fail(f"ann's claim: {final}")
-        board = board_of([line for line in lines if line.startswith("BOARD ")][-1])[1]
+        rev, board = board_of([line for line in lines if line.startswith("BOARD ")][-1])
         wait_for(driver, "ann's point, first on the scoreboard", lambda: tv_scores(driver) == [["ann", "1"], ["bob", "0"]])
         wait_for(driver, "the new board", lambda: tv_board(driver) == board)
         last = driver.execute_script(
@@ -204,7 +206,7 @@ def main():
             fail(f"zbarimg read {decoded(path)} from the TV, not {link}")
 
         # Ann takes every set to the end: the standings, with each player's sets.
-        over = play_to_the_end(ann, board)
+        over = play_to_the_end(ann, rev, board)
         ann_score = next(int(e.split(":")[1]) for e in over.split()[1:] if e.startswith("ann:"))
         wait_for(driver, "the end screen", lambda: visible(driver, "tv-over") and "ann wins" in text_of(driver, "tv-over-title"))
         wait_for(driver, "the standings with the score sheet", lambda: driver.execute_script(

@@ -38,6 +38,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# listening: waits (up to 10 s) until the listener has joined the group, so it hears setd's first probe
+# however slowly a loaded machine starts python.
+listening() {
+    for _ in $(seq 100); do
+        grep -q '"listening": true' "$work/listen.out" 2>/dev/null && return
+        sleep 0.1
+    done
+}
+
 # start NAME ARGS...: starts setd with ARGS, waits for its banner, prints "PORT NAME <port>".
 start() {
     name=$1
@@ -57,7 +66,7 @@ case $scenario in
 query)
     $query --listen --wait 30 >"$work/listen.out" &
     pids="$pids $!"
-    pause 0.3
+    listening
     start one --announce --log-level debug
     pause 1.5
     echo "QUERY-EMPTY $($query)"
@@ -97,7 +106,7 @@ two)
 silent)
     $query --listen --wait 3 >"$work/listen.out" &
     listener=$!
-    pause 0.3
+    listening
     start one
     pause 1
     echo "QUERY $($query --wait 1)"

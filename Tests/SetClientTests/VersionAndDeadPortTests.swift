@@ -1,10 +1,11 @@
 import Foundation
 import SetProtocol
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Every binary names one version, and set-bench against nothing fails at once with one line.
-@Suite struct VersionAndDeadPortTests {
+@Suite(.ownThread) struct VersionAndDeadPortTests {
     @Test(
         "--version on every binary prints the one release line and exits 0",
         arguments: ["setd", "set-cli", "set-bench", "game-bench", "journal-bench"])

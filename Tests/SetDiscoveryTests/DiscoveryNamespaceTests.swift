@@ -1,4 +1,5 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// reaches the machine's real interfaces. An independent client, `Tests/Discovery/mdns_query.py`
 /// (standard-library Python that shares no code with ours), asks the questions and listens. Needs root
 /// and `unshare`, as CI has; elsewhere the suite is skipped.
-@Suite(.enabled(if: NetworkNamespace.isAvailable, "needs root, unshare -n and python3"))
+@Suite(.ownThread, .enabled(if: NetworkNamespace.isAvailable, "needs root, unshare -n and python3"))
 struct DiscoveryNamespaceTests {
     static let script: String = {
         let file = String(#filePath)

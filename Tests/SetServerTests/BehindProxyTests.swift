@@ -1,6 +1,7 @@
 import Foundation
 import SetSocket
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// setd behind the real proxies README's "Hosting on a server" names, with the configurations in
@@ -18,7 +19,7 @@ import Testing
 /// changes nothing (the header closes the connection), through the proxy or straight to setd.
 ///
 /// A proxy that is not installed fails the test, naming its Debian package (never a silent skip).
-@Suite(.serialized) struct BehindProxyTests {
+@Suite(.ownThread, .serialized) struct BehindProxyTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     /// What one run of the players may take, on a loaded machine (and longer under ThreadSanitizer).

@@ -1,6 +1,7 @@
 import Foundation
 import SetTestSupport
-import XCTest
+import SetTestTraits
+import Testing
 
 /// The browser page in a real headless Chromium, beside players on raw sockets, against the built
 /// `setd`: `Tests/Browser/play_in_browser.py` (selenium) joins through `?room=&name=`, claims a set by
@@ -9,9 +10,10 @@ import XCTest
 /// watches a game on the TV table at 1920×1080 and reads its QR code (and the page's Invite's) with
 /// zbarimg. They take screenshots into `.build/browser-screenshots/`.
 ///
-/// Skipped, with the reason, only where the browser cannot run: python3, selenium, chromium or
-/// chromedriver missing (`.ci/run` installs them), or Chromium not starting.
-final class BrowserTests: XCTestCase {
+/// Cancelled, with the reason, only where the browser cannot run: python3, selenium, chromium or
+/// chromedriver missing (`.ci/run` installs them), or Chromium not starting. Each runs on its own thread
+/// (most of its time is spent waiting for Chromium), beside the rest of the run.
+@Suite(.ownThread) struct BrowserTests {
     /// The script's exit status when the browser cannot run here (the reason is its output).
     private static let skipStatus: Int32 = 77
     /// The scripts bound themselves (a minute, and 100 s for the host's night); this leaves room for
@@ -21,7 +23,7 @@ final class BrowserTests: XCTestCase {
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func testThePageClaimsASetAndSeesAnNcPlayersSet() throws {
+    @Test func thePageClaimsASetAndSeesAnNcPlayersSet() throws {
         try runBrowserScript("play_in_browser.py", screenshots: ["page-375x812.png", "page-1280x800.png"])
     }
 
@@ -31,7 +33,7 @@ final class BrowserTests: XCTestCase {
     /// sound, the strip that never moves the cards, stats, best players, history, the score sheet's
     /// rounding, leaving that asks first, and on a phone the tips, set-cli's letter order and the chat
     /// badge.
-    func testAHostRunsTheNightFromThePage() throws {
+    @Test func aHostRunsTheNightFromThePage() throws {
         try runBrowserScript(
             "host_in_browser.py",
             screenshots: [
@@ -45,15 +47,15 @@ final class BrowserTests: XCTestCase {
     /// the cards and who took them, the ring where they were), a vote, the standings at the end, a
     /// Matchismo room, and the page's Invite; the TV's and the Invite's QR codes, read by zbarimg from
     /// screenshots, are the room's join link.
-    func testTheTVTableShowsAGameThatSocketPlayersPlay() throws {
+    @Test func theTVTableShowsAGameThatSocketPlayersPlay() throws {
         try runBrowserScript(
             "tv_in_browser.py", screenshots: ["tv.png", "tv-over.png", "tv-matchismo.png", "page-invite.png"])
     }
 
     private func runBrowserScript(_ name: String, screenshots names: [String]) throws {
-        guard let python = programOnPath("python3") else { throw XCTSkip("python3 is not installed") }
+        guard let python = programOnPath("python3") else { try Test.cancel("python3 is not installed") }
         for program in ["chromium", "chromedriver"] where programOnPath(program) == nil {
-            throw XCTSkip(
+            try Test.cancel(
                 "\(program) is not installed (Debian: chromium chromium-driver; .ci/run installs them)")
         }
         let script = Self.packageRoot.appendingPathComponent("Tests/Browser/\(name)").path
@@ -68,15 +70,15 @@ final class BrowserTests: XCTestCase {
         let child = try Child(python, [script, "--port", String(daemon.port), "--out", screenshots])
         guard let status = child.wait(timeout: Self.timeout) else {
             child.stop()
-            XCTFail("\(name) took over \(Self.timeout) s: \(child.output) \(child.errors)")
+            Issue.record("\(name) took over \(Self.timeout) s: \(child.output) \(child.errors)")
             return
         }
         let report = child.output(within: 2) + child.errors(within: 2)
-        if status == Self.skipStatus { throw XCTSkip(report) }
-        XCTAssertEqual(status, 0, "\(name): \(report)\nsetd log: \(daemon.log)")
+        if status == Self.skipStatus { try Test.cancel(Comment(rawValue: report)) }
+        #expect(status == 0, "\(name): \(report)\nsetd log: \(daemon.log)")
         for name in names {
             let png = readFile(screenshots + "/" + name) ?? []
-            XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(name) is not a PNG screenshot")
+            #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "\(name) is not a PNG screenshot")
         }
     }
 }

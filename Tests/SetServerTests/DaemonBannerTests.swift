@@ -3,6 +3,7 @@ import SetServer
 import SetServerCore
 import SetSocket
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 
 /// The banner setd prints once it listens: the lines scripts read, and the QR code of the page's link
 /// that only a terminal gets.
-@Suite struct DaemonBannerTests {
+@Suite(.ownThread) struct DaemonBannerTests {
     static let addresses = ["192.168.1.20", "fd00::2", "127.0.0.1", "::1"]
 
     /// The lines that scripts and tests read, exactly as they were before the QR code.

@@ -1,6 +1,7 @@
 import SetServer
 import SetServerCore
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 #endif
 
 /// The `setd` executable, run as a host would run it.
-@Suite struct DaemonTests {
+@Suite(.ownThread) struct DaemonTests {
     @Test func sigtermSaysByeAndExitsCleanly() throws {
         let child = try Child(try setdPath(), ["--port", "0", "--host", "127.0.0.1", "--seed", "7"])
         defer { child.stop() }

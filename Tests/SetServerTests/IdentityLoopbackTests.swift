@@ -1,11 +1,12 @@
 import Foundation
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Issue 23's attacks on names and seats, replayed against the daemon over loopback from other loopback
 /// addresses: an old token, a rated name claimed by a stranger across restarts, and secrets in the
 /// journal.
-@Suite struct IdentityLoopbackTests {
+@Suite(.ownThread) struct IdentityLoopbackTests {
     /// Connects from `source` and checks the greeting.
     private func connect(_ daemon: Daemon, _ label: String, from source: String = "127.0.0.1") throws
         -> TestClient

@@ -1,12 +1,13 @@
 import SetGame
 import SetServerCore
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// A single damaged byte anywhere in a busy night's journal costs at most the damaged record's room, and
 /// a damaged chat nothing else: shown by damaging the journal at many places, repairing it, and
 /// comparing what it restores with what the whole journal restores.
-@Suite struct JournalRepairTests {
+@Suite(.ownThread) struct JournalRepairTests {
     /// The busy night's journal as the daemon writes it, and its records.
     private static let night: (bytes: [UInt8], records: [JournalRecord]) = {
         let server = EmbeddedServer()

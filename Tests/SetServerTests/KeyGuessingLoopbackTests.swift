@@ -1,10 +1,11 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Issue 23's first attack, replayed against the real daemon over loopback: 3,126 `HELLO alice key=…`
 /// guesses a second over 40 connections from eight loopback addresses found a 4-digit key in a second.
 /// Now only the first few guesses, and one whenever a wait ends, are checked at all.
-@Suite struct KeyGuessingLoopbackTests {
+@Suite(.ownThread) struct KeyGuessingLoopbackTests {
     @Test func guessingAFourDigitKeyFromManyAddressesFails() throws {
         let daemon = try Daemon(["--no-http"])
         defer { _ = daemon.terminate() }
@@ -42,7 +43,10 @@ import Testing
         #expect(answers["OK alice"] == nil, "the key was found: \(answers)")
         let checked = answers["ERR DENIED", default: 0]
         #expect(checked <= 30, "only the free tries and one a wait are checked: \(answers)")
-        #expect(answers["ERR BACKOFF", default: 0] >= 10_000 - 30, "\(answers)")
+        // The rest wait (BACKOFF), or, when a loaded machine delivers a connection's guesses in a burst,
+        // are refused by the rate limit (SLOWDOWN): unchecked either way.
+        let unchecked = answers["ERR BACKOFF", default: 0] + answers["ERR SLOWDOWN", default: 0]
+        #expect(unchecked >= 10_000 - 30, "\(answers)")
         // The owner, from their own address, still gets in once the name's wait is over.
         let back = try daemon.connect("alice-back")
         var reply = try back.request("HELLO alice key=0300")

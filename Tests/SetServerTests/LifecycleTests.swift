@@ -1,6 +1,7 @@
 import SetServer
 import SetServerCore
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 #endif
 
 /// Starting and stopping a server inside another program, as the tests and embedders do.
-@Suite struct LifecycleTests {
+@Suite(.ownThread) struct LifecycleTests {
     @Test func stopSaysByeToEveryone() throws {
         let server = try TestServer()
         let (ann, _) = try server.player("ann", room: "end")

@@ -1,10 +1,11 @@
 import Foundation
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Issue 23's second attack, replayed against the daemon over loopback: 3,000 names claimed from one
 /// address in under a second grew the journal from 2.7 KB to 309 KB. Now three claims an hour pass.
-@Suite struct NameSquattingLoopbackTests {
+@Suite(.ownThread) struct NameSquattingLoopbackTests {
     @Test func threeThousandClaimsFromOneAddressMakeThreeAndTheJournalStaysSmall() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,5 +1,6 @@
 import Dispatch
 import SetSocket
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 /// the server must still be bounded by what is waiting for it, not by all that was ever sent to it.
 /// Needs the kernel: a real socket takes part of each write, so the channel writes its buffer from the
 /// middle and must compact it.
-@Suite struct OutputBufferTests {
+@Suite(.ownThread) struct OutputBufferTests {
     @Test(.timeLimit(.minutes(1))) func aSlowReadersBufferIsCompactedAsItIsWritten() throws {
         var ends: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)

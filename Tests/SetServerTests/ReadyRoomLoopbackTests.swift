@@ -1,9 +1,10 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// A `start=ready` room played through two raw loopback sockets, as two people with nc would: the
 /// daemon's own one-second tick runs the countdown.
-@Suite struct ReadyRoomLoopbackTests {
+@Suite(.ownThread) struct ReadyRoomLoopbackTests {
     @Test func aReadyRoomCountsDownAndDealsOverTCP() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -1,10 +1,11 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Needs the kernel: a reader that stops reading fills real socket buffers before the server's output
 /// cap, and the daemon must drop it without anyone else waiting on a blocked write. (Every other limit
 /// is tested in memory: SetEngineTests' LimitTests.)
-@Suite struct SlowReaderTests {
+@Suite(.ownThread) struct SlowReaderTests {
     /// A `CHAT` line of about a kilobyte, the most output one command can make for everyone.
     private static let bigChat = "CHAT " + String(repeating: "x", count: 995)
 
@@ -54,7 +55,9 @@ import Testing
         }
         let chatBytes = sent.reduce(0, +) * 1003
         #expect(dropped, "sleepy was dropped after \(chatBytes) bytes of chat in \(monotonicNow() - start) s")
-        #expect(slowest < 1, "the reader's PING round trip stayed prompt: slowest \(slowest) s over \(pings)")
+        // A write that blocked the loop would hold the PING until sleepy's drop; 2 s leaves room for a
+        // machine busy with the rest of the run's daemons (1.4 s seen).
+        #expect(slowest < 2, "the reader's PING round trip stayed prompt: slowest \(slowest) s over \(pings)")
         // Sleepy's socket is closed: it reads what was in flight, then end of file.
         let deadline = monotonicNow() + 10
         while !sleepy.isAtEOF && monotonicNow() < deadline {

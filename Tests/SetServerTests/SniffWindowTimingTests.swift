@@ -1,10 +1,11 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Needs the kernel and a real clock: the daemon's own timer ends the sniff window on time over a real
 /// socket. (What clients see of the window is tested on a virtual clock: SetEngineTests'
 /// SniffWindowTests; the page and the WebSocket are PageTests and WebSocketTests.)
-@Suite struct SniffWindowTimingTests {
+@Suite(.ownThread) struct SniffWindowTimingTests {
     @Test func aSilentNcClientIsGreetedAfterTheWindowAndATalkingOneAtOnce() throws {
         let server = try TestServer { $0.sniffWindow = 0.15 }
         defer { server.stop() }

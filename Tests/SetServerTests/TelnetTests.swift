@@ -1,11 +1,12 @@
 import Foundation
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// The real `telnet` typed into in tmux, with an `nc` player beside it who never gets a telnet byte.
 /// Needs the kernel and real processes: the programs people use, over a real socket. (PuTTY's bytes
 /// replayed, and split byte by byte, are SetEngineTests' TelnetTests, in memory.)
-@Suite struct TelnetTests {
+@Suite(.ownThread) struct TelnetTests {
     /// `telnet` negotiates on port 23, or on another one written `-PORT` (as PuTTY and Windows' telnet
     /// always do); `telnet HOST PORT` sends no option and is a line client like nc.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])

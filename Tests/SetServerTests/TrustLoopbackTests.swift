@@ -1,10 +1,11 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// Issue 23's attacks on hosts, kicks and private rooms, replayed over loopback TCP as a mischievous
 /// player on the LAN would, each connection from a loopback address of its own (127.0.0.2 … stand for
 /// other machines). Each fails.
-@Suite struct TrustLoopbackTests {
+@Suite(.ownThread) struct TrustLoopbackTests {
     /// Connects from `source`, says `HELLO <name>` and, given a room, joins it.
     private func player(_ server: TestServer, _ name: String, from source: String, room: String? = nil)
         throws -> TestClient

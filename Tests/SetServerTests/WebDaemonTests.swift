@@ -1,10 +1,11 @@
 import SetServer
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// `--no-http` on the command line, and the banner's links. Needs a real process: the banner is what the
 /// `setd` executable prints, and its links must reach the daemon it started.
-@Suite struct WebDaemonTests {
+@Suite(.ownThread) struct WebDaemonTests {
     @Test func noHTTPTurnsThePageOffAndHTTPIsOnByDefault() throws {
         guard case .run(let defaults, _, _) = try DaemonCommand.parse([]),
             case .run(let off, _, _) = try DaemonCommand.parse(["--no-http", "--port", "0"])

@@ -1,5 +1,6 @@
 import Foundation
 import SetTestSupport
+import SetTestTraits
 import SetWeb
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// on the scripts as the page and the TV table serve them, and `node --test Tests/Page` on their pure
 /// parts (reply pairing, the view of the room, the rules, times, the join link, the TV's standings). Node is Debian's `nodejs`, which `.ci/run` installs; without
 /// it these tests fail and say how to get it, they never skip.
-@Suite struct PageScriptTests {
+@Suite(.ownThread) struct PageScriptTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private static let page = root.appendingPathComponent("Sources/SetWeb/Page")

@@ -1,12 +1,13 @@
 import Dispatch
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 @testable import SetBots
 
 extension Bots {
     /// Runs a small fleet against a real `setd` started on a free port.
-    @Suite(.serialized) struct FleetEndToEndTests {
+    @Suite(.ownThread, .serialized) struct FleetEndToEndTests {
         @Test(.timeLimit(.minutes(1)))
         func aSmallFleetPlaysCleanly() async throws {
             let daemon = try Daemon(["--seed", "5"])

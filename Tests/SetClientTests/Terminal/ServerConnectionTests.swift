@@ -3,11 +3,12 @@ import Foundation
 import SetProtocol
 import SetSocket
 import SetTerminal
+import SetTestTraits
 import Testing
 
 /// `ServerConnection` over loopback against a bare listening socket: the connect lifecycle that
 /// `SocketChannel.startConnecting()` owns.
-@Suite struct ServerConnectionTests {
+@Suite(.ownThread) struct ServerConnectionTests {
     /// The events of one connection, kept on its queue.
     final class Recorder: @unchecked Sendable {
         let queue = DispatchQueue(label: "server-connection-test")

@@ -1,4 +1,5 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 /// Thousands of connections that come and go abruptly: nothing may stay behind.
 /// Needs the kernel: connections reset (`SO_LINGER` 0) before and after their greeting, and the
 /// descriptors and memory the daemon keeps for them, are the kernel's and the shell's, not the engine's.
-@Suite struct ChurnTests {
+@Suite(.ownThread) struct ChurnTests {
     /// Opens `count` connections in batches and resets each (`SO_LINGER` 0), half of them before the
     /// greeting arrives and half after; returns how many were greeted.
     private func churn(_ server: TestServer, count: Int, deadline: Double) throws -> Int {

@@ -1,4 +1,5 @@
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 /// Running out of descriptors, with the real kernel (the engine cannot see descriptors): the reserve
 /// descriptor answers the waiting client, accepting pauses instead of spinning, the log says so once per
 /// interval, and a friend from another address gets an answer at once and a game once the flood is gone.
-@Suite(.serialized) struct DescriptorTests {
+@Suite(.ownThread, .serialized) struct DescriptorTests {
     @Test(.timeLimit(.minutes(1))) func aFloodOfHalfHeadsAtTheDescriptorLimitNeitherSpinsNorSilencesAFriend()
         throws
     {

@@ -1,5 +1,6 @@
 import SetGame
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -60,7 +61,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
 /// `kill -9`, torn journals and restarts of the real `setd` with `--state-dir`: nothing acknowledged is
 /// ever lost, and nothing that was not judged ever appears.
-@Suite struct JournalCrashTests {
+@Suite(.ownThread) struct JournalCrashTests {
 
     /// The state after `claims`, from an in-process server with the same seed: games are deterministic
     /// from the seed, so this is what a daemon that judged every one of `claims` must show.

@@ -1,5 +1,6 @@
 import SetProtocol
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 
 /// The faults a host meets with `--state-dir`: damage is loud and leaves the file alone, a full disk
 /// never costs an acknowledged change, one directory has one owner, and seats come back by token.
-@Suite(.serialized) struct JournalFaultTests {
+@Suite(.ownThread, .serialized) struct JournalFaultTests {
     /// Starts `setd` expecting it to refuse; returns its exit status and what it printed on stderr.
     private func refusedStart(_ arguments: [String]) throws -> (status: Int32?, errors: String) {
         let child = try Child(try setdPath(), ["--host", "127.0.0.1", "--port", "0"] + arguments)

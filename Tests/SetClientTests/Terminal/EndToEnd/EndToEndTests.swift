@@ -2,12 +2,13 @@ import Foundation
 import SetProtocol
 import SetTerminal
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// `set-cli` in a real terminal (tmux) against a live `setd`: keys go in with `send-keys`, the screen
 /// comes out with `capture-pane`. Each test starts its own daemon on a free port of 127.0.0.1 and its
 /// own tmux server, and stops both; every wait has a deadline.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.ownThread, .serialized) struct EndToEndTests {
     private static let columns = 100
     private static let rows = 30
 

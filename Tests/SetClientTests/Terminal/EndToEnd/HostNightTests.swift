@@ -1,13 +1,14 @@
 import Foundation
 import SetProtocol
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// A whole night hosted from `set-cli` in a real terminal (tmux) against a live `setd` (issue 24): the
 /// host kicks a troll with a reason, locks and unlocks the room, says ready and takes it back, starts
 /// the game, agrees to a friend's proposal with a bare `/new`, and reads stats and the best ratings; a
 /// friend's set-cli started in the middle of a game shows the game's clock from its deal.
-@Suite(.serialized) struct HostNightTests {
+@Suite(.ownThread, .serialized) struct HostNightTests {
     private static let columns = 100
     private static let rows = 30
 

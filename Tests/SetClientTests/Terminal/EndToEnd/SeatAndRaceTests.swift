@@ -3,11 +3,12 @@ import SetGame
 import SetProtocol
 import SetTerminal
 import SetTestSupport
+import SetTestTraits
 import Testing
 
 /// `set-cli` in tmux against a live `setd` with a raw-socket player beside it: the race of a selection
 /// against a set taken under it, and a client killed with `kill -9` taking its seat back.
-@Suite(.serialized) struct SeatAndRaceTests {
+@Suite(.ownThread, .serialized) struct SeatAndRaceTests {
     private static let columns = 100
     private static let rows = 30
 
