@@ -6,26 +6,45 @@ import Testing
 /// Swift Testing calls a synchronous test on a thread of the cooperative pool, which has one thread per
 /// core: two on our machines. A test that waits — on a socket, a child process (`setd`, `set-cli` in
 /// tmux, node, Chromium) or the clock — holds its thread while it waits, so two such tests stalled every
-/// other test in the run. Under this trait the test runs on its own thread (``DedicatedThread``, as the
-/// task's executor preference, so `#expect` still knows which test it is in), and at most
-/// ``OwnThread/width`` of them at once: enough to overlap their waits, few enough that the daemons and
-/// clients they start are not starved into their timeouts. `.serialized` suites stay serialized.
+/// other test in the run. Under this trait each test runs on its own thread (``DedicatedThread``, as the
+/// task's executor preference, so `#expect` still knows which test it is in). At most ``OwnThread/width``
+/// suites carrying it run at once: enough to overlap their waits, few enough that the daemons and clients
+/// they start are not starved into their timeouts. The wait for a place is taken before a suite starts,
+/// never inside a test, so a test's `.timeLimit` counts only the test. `.serialized` suites stay
+/// serialized.
 public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
-    /// How many tests may run on threads of their own at once: 6, or 3 when the tests stretch their
-    /// deadlines (`SETD_TEST_TIME_SCALE`, as under ThreadSanitizer, where every daemon runs several times
-    /// slower and more of them at once would only crowd each other).
-    public static let width = ProcessInfo.processInfo.environment["SETD_TEST_TIME_SCALE"] == nil ? 6 : 3
+    /// How many suites (or single tests) under this trait may run at once: 4, or 2 when the tests stretch
+    /// their deadlines (`SETD_TEST_TIME_SCALE`, as under ThreadSanitizer, where every daemon runs several
+    /// times slower and more of them at once would only crowd each other).
+    public static let width = ProcessInfo.processInfo.environment["SETD_TEST_TIME_SCALE"] == nil ? 4 : 2
 
     private static let gate = Gate(width: width)
+
+    /// Whether this task already holds a place: a nested suite or its tests take none of their own, so
+    /// parents cannot fill every place while their children wait for one.
+    @TaskLocal private static var holdsPlace = false
 
     public var isRecursive: Bool { true }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        guard Self.holdsPlace else {
+            await Self.gate.enter()
+            var failure: (any Error)?
+            do {
+                try await Self.$holdsPlace.withValue(true) {
+                    try await provideScope(for: test, testCase: testCase, performing: function)
+                }
+            } catch {
+                failure = error
+            }
+            await Self.gate.leave()
+            if let failure { throw failure }
+            return
+        }
         // A suite's own scope is its tests'; only a test case gets a thread.
         guard testCase != nil else { return try await function() }
-        await Self.gate.enter()
         let thread = DedicatedThread(name: test.name)
         var failure: (any Error)?
         do {
@@ -34,7 +53,6 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
             failure = error
         }
         thread.finish()
-        await Self.gate.leave()
         if let failure { throw failure }
     }
 }
