@@ -5,8 +5,9 @@
 #   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
 # The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled as their
-# own modules with -sanitize=fuzzer,address, so libFuzzer's coverage and comparison tracing and ASan's
-# checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with Fuzz/FuzzSupport.swift) and the reference
+# own modules with -sanitize=fuzzer,address, whole-module as a release build is (without -wmo nothing is
+# specialized or inlined across files, and an engine input costs a fifth more), so libFuzzer's coverage
+# and comparison tracing and ASan's checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with Fuzz/FuzzSupport.swift) and the reference
 # oracles it checks against (Sources/SetTestSupport, shared with the tests) are compiled as a plain
 # optimized module that imports them, like a test does: the checking code costs no instrumentation and
 # adds no coverage of its own. They are linked with libFuzzer's main into .build-fuzz/fuzz-<target> (not
@@ -63,7 +64,9 @@ mkdir -p "$build" "$lib"
 [[ -f "$build/.gitignore" ]] || echo '*' >"$build/.gitignore"
 # Without this, Swift's own crash handler runs first and libFuzzer never writes the crash file.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=4}"
+# A 16 MB quarantine instead of ASan's 256 MB: a use after free is still caught within many inputs
+# worth of frees, and the working set stays in cache (a third faster on protocol inputs).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=4:quarantine_size_mb=16}"
 
 common=(-parse-as-library -swift-version 6 -O -g)
 instrumented=(-sanitize=fuzzer,address "${common[@]}")
@@ -97,7 +100,7 @@ library() {
         sources+=("$(find .build -path "*/debug/$name.build/DerivedSources/embedded_resources.swift" | head -1)")
     fi
     rm -f "$lib/lib$name.a"
-    compile "${instrumented[@]}" -module-name "$name" -I "$lib" -emit-module \
+    compile "${instrumented[@]}" -wmo -module-name "$name" -I "$lib" -emit-module \
         -emit-module-path "$lib/$name.swiftmodule" -emit-library -static -o "$lib/lib$name.a" "${sources[@]}"
     built+="$name "
 }
