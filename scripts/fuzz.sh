@@ -4,15 +4,15 @@
 #   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|all] [SECONDS]   (default: all, 60 s each)
 #   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
-# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled as their
-# own modules with -sanitize=fuzzer,address, whole-module as a release build is (without -wmo nothing is
-# specialized or inlined across files, and an engine input costs a fifth more), so libFuzzer's coverage
-# and comparison tracing and ASan's checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with
-# Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with the tests) are compiled as a plain
-# optimized module that imports them, like a test does: the checking code costs no instrumentation and
-# adds no coverage of its own. They are linked with libFuzzer's main into .build-fuzz/fuzz-<target> (not
-# through SwiftPM: libFuzzer brings its own main), then run with -max_total_time, one target after the
-# other (the machine is shared).
+# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled
+# as their own modules with -sanitize=fuzzer,address, whole-module as a release build is (without -wmo
+# nothing is specialized or inlined across files, and an engine input costs a fifth more), so libFuzzer's
+# coverage and comparison tracing and ASan's checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with
+# Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with
+# the tests) are compiled as a plain optimized module that imports them, like a test does: the checking code
+# costs no instrumentation and adds no coverage of its own. They are linked with libFuzzer's main into
+# .build-fuzz/fuzz-<target> (not through SwiftPM: libFuzzer brings its own main), then run with
+# -max_total_time, one target after the other (the machine is shared).
 #
 # The working corpus grows in .build-fuzz/corpus/<target>, seeded from Fuzz/corpus-seeds/<target>;
 # crashing inputs land in fuzz-artifacts/<target>/ (gitignored). The final stats of each run (execs,
