@@ -246,7 +246,7 @@ public final class Engine {
     public func journalCommitted(_ result: CommitResult, at now: Instant) -> [Action] {
         begin(at: now)
         // The batch this commit held back, with the next commit (if any) that ends it.
-        let batchEnd = held.firstIndex(of: .commitJournal).map { $0 + 1 } ?? held.endIndex
+        let batchEnd = held.firstIndex(where: \.isCommit).map { $0 + 1 } ?? held.endIndex
         let batch = Array(held[..<batchEnd])
         held.removeSubrange(..<batchEnd)
         switch result {
@@ -279,7 +279,7 @@ public final class Engine {
         guard isJournalAvailable else { return }
         isJournalAvailable = false
         // Nothing more waits for the journal: what is held goes out without its commits.
-        pending += held.filter { $0 != .commitJournal }
+        pending += held.filter { !$0.isCommit }
         held = []
         hasUncommittedRecords = false
         carryOut(core.journalFailed(reason, at: now))
@@ -309,7 +309,7 @@ public final class Engine {
         }
         if hasUncommittedRecords { commit() }
         var out: [Action]
-        if let commit = pending.firstIndex(of: .commitJournal) {
+        if let commit = pending.firstIndex(where: \.isCommit) {
             out = Array(pending[...commit])
             held += pending[(commit + 1)...]
             pending.removeAll(keepingCapacity: true)
@@ -321,7 +321,7 @@ public final class Engine {
         if let next = sniffing.nextDeadline, next != announcedWake {
             announcedWake = next
             // A wake-up is no acknowledgement: it goes out now, before the commit (which stays last).
-            out.insert(.wake(at: next), at: out.last == .commitJournal ? out.count - 1 : out.count)
+            out.insert(.wake(at: next), at: out.last?.isCommit == true ? out.count - 1 : out.count)
         }
         return out
     }
