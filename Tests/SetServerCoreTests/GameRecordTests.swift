@@ -98,3 +98,32 @@ import Testing
         #expect(try server.get("/games?page=2").status == 200)
     }
 }
+
+/// The record inside an archive journal record: one escaped text field, read back byte for byte whatever
+/// text its fields hold (the journal fuzzer checks the same with any text).
+@Suite struct GameRecordJournalTests {
+    @Test(arguments: [
+        "plain", "sp ace", "quote\" back\\slash", "line\nbreak\r", "\u{0}nul", "é\u{301} 🃏", "\u{2028}",
+    ])
+    func anArchiveRecordWithAGameRecordReadsBackAsItWasWritten(text: String) throws {
+        let record = JournalRecord.archive(
+            room: text,
+            game: ArchivedGame(
+                startedAt: 1, endedAt: 2, scores: [(text, 1)], entries: [], sheet: [], duration: 5,
+                record: GameRecord(
+                    id: text, room: text, kind: "set", options: [text: text], startedAtMs: 1, durationMs: 5,
+                    deck: [text], players: [text],
+                    events: [GameRecord.Event(ms: 0, type: "claim", name: text, cards: [text], result: text)],
+                    sheet: [])))
+        let line = record.line
+        #expect(line.last == 0x0A && !line.dropLast().contains(0x0A))
+        let body = try #require(JournalCoding.verifiedBody(line.dropLast()[...]))
+        let back = try JournalRecord(body: body)
+        #expect(back.line == line)
+        guard case .archive(_, let game) = back else {
+            Issue.record("not an archive record: \(back)")
+            return
+        }
+        #expect(game.record?.room == text && game.record?.events.first?.name == text)
+    }
+}

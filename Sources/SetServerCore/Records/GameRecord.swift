@@ -68,6 +68,18 @@ public struct GameRecord: Codable, Equatable, Sendable {
     /// The final score sheet, best first.
     public var sheet: [SheetRow]
 
+    /// Creates a record from its parts.
+    public init(
+        id: String, room: String, kind: String, options: [String: String], startedAtMs: Int64,
+        durationMs: Int, deck: [String], players: [String], events: [Event], sheet: [SheetRow]
+    ) {
+        (self.id, self.room, self.kind, self.options) = (id, room, kind, options)
+        (self.startedAtMs, self.durationMs, self.deck, self.players) = (
+            startedAtMs, durationMs, deck, players
+        )
+        (self.events, self.sheet) = (events, sheet)
+    }
+
     /// The record as JSON, keys sorted so that the same game always prints the same bytes.
     public var json: String {
         let encoder = JSONEncoder()
