@@ -33,6 +33,19 @@ enum JournalFuzzer {
             .kick(room: text, name: text, by: text, address: text, until: 1),
             .allow(room: text, name: text, by: text),
             .gain(name: text, mode: text, time: 1, amount: 0),
+            // The game record rides in an archive record as one text field of JSON: any text in it too.
+            .archive(
+                room: text,
+                game: ArchivedGame(
+                    startedAt: 1, endedAt: 2, scores: [(text, 1)], entries: [], sheet: [], duration: 5,
+                    record: GameRecord(
+                        id: text, room: text, kind: "set", options: [text: text], startedAtMs: 1,
+                        durationMs: 5,
+                        deck: [text], players: [text],
+                        events: [
+                            GameRecord.Event(ms: 0, type: "claim", name: text, cards: [text], result: text)
+                        ],
+                        sheet: []))),
         ]
         for record in records {
             let line = record.line

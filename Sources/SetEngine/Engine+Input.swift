@@ -299,9 +299,11 @@ extension Engine {
                     }
                 }
                 guard admit(on: connection, verb: nil), admitPage(from: connection) else { return }
-                let reply = WebRouter.reply(
-                    to: head, page: page, tvPage: tvPage, publicURL: configuration.publicURL,
-                    allowedOrigins: allowedOrigins)
+                let reply =
+                    (WebRouter.isSameOrigin(head, allowing: allowedOrigins) ? gamesReply(to: head) : nil)
+                    ?? WebRouter.reply(
+                        to: head, page: page, tvPage: tvPage, publicURL: configuration.publicURL,
+                        allowedOrigins: allowedOrigins)
                 respond(reply, to: head, on: connection)
                 // A reply that took the connection over its cap dropped it: nothing more happens on it.
                 guard connection.isReading else { return }

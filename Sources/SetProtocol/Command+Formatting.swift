@@ -42,6 +42,8 @@ extension Command {
             if let mode { words.append(mode) }
         case .allow(let name):
             words.append(name)
+        case .record(let id):
+            words.append(id)
         case .kick(let name, let reason):
             words.append(name)
             if let reason { words.append(reason) }

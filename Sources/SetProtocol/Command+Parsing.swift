@@ -27,6 +27,7 @@ extension Command {
         (.unlock, "UNLOCK"),
         (.unready, "UNREADY"),
         (.allow, "ALLOW <name>"),
+        (.record, "RECORD <game-id>"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -106,6 +107,17 @@ extension Command {
             return .success(.top(mode: args.first?.lowercased()))
         case .resume: return one { .resume(token: $0) }
         case .allow: return one { .allow(name: $0) }
+        case .record:
+            guard args.count == 1 else { return .failure(usage()) }
+            // Checked here so a typo gets a clear error, never a lookup of arbitrary text.
+            let id = args[0].lowercased().utf8
+            guard id.count == 16, id.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            else {
+                return .failure(
+                    ProtocolError(
+                        verb, .args, "a game id is 16 hex digits, as HISTORY's GAME <k> ID line shows"))
+            }
+            return .success(.record(id: args[0].lowercased()))
         case .rooms: return none(.rooms)
         case .leave: return none(.leave)
         case .state: return none(.state)

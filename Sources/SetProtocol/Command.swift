@@ -49,6 +49,8 @@ public enum Command: Equatable, Sendable {
     case unready
     /// `ALLOW <name>`: the host lets a kicked name, and the address kicked with it, back in.
     case allow(name: String)
+    /// `RECORD <game-id>`: a finished game's record, as JSON.
+    case record(id: String)
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -85,6 +87,7 @@ public enum Command: Equatable, Sendable {
         case .unlock: return .unlock
         case .unready: return .unready
         case .allow: return .allow
+        case .record: return .record
         }
     }
 }

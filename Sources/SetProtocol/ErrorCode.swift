@@ -64,6 +64,8 @@ public enum ErrorCode: Hashable, Sendable {
     case backoff
     /// The address holds as many claimed names as it may, or the server as many as it keeps.
     case tooManyNames
+    /// `RECORD`: no kept game has that id (or it was a private room's, and you are not in it).
+    case noSuchGame
     /// A code this version does not know, as the server sent it.
     case unrecognized(String)
 }
@@ -74,7 +76,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
         .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .tooManyRooms,
         .tooLong, .badUTF8, .slowDown, .full, .unavailable, .notStarted, .notWaiting, .locked,
-        .backoff, .tooManyNames,
+        .backoff, .tooManyNames, .noSuchGame,
     ]
 
     /// Known codes by their text, so parsing an `ERR` line is one lookup.
@@ -118,6 +120,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .locked: return "LOCKED"
         case .backoff: return "BACKOFF"
         case .tooManyNames: return "TOOMANYNAMES"
+        case .noSuchGame: return "NOSUCHGAME"
         case .unrecognized(let code): return code
         }
     }

@@ -24,4 +24,5 @@ public enum Verb: String, CaseIterable, Sendable {
     case unlock = "UNLOCK"
     case unready = "UNREADY"
     case allow = "ALLOW"
+    case record = "RECORD"
 }

@@ -90,6 +90,7 @@ extension ServerCore {
             }
         case .chat(let text): return chat(text, from: connection)
         case .history(let name): return history(of: name, for: connection)
+        case .record(let id): return record(id, for: connection)
         case .stats(let name):
             return statsLines(of: name, for: connection).flatMap { ok(.stats(count: $0.count), data: $0) }
         case .top(let mode):
@@ -162,7 +163,8 @@ extension ServerCore {
             return true
         case .watch: return connection.session?.room != nil
         case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
-        case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top: return false
+        case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top, .record:
+            return false
         }
     }
 }

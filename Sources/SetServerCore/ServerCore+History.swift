@@ -36,6 +36,8 @@ extension ServerCore {
             let header =
                 "GAME \(number + 1) \(UTCTime.format(game.startedAt)) \(UTCTime.format(game.endedAt))"
             lines.append(.history(scores.isEmpty ? header : header + " " + scores))
+            // The id on a line of its own: the header's scores run to the end of its line.
+            if let id = game.id { lines.append(.history("GAME \(number + 1) ID \(id)")) }
             for entry in game.entries {
                 lines.append(.history("GAME \(number + 1) \(entry.seconds) \(entry.name) \(entry.detail)"))
             }

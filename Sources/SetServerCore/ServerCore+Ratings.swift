@@ -85,7 +85,10 @@ extension ServerCore {
                 throw JournalFormatError(description: "room \(name) is dealt twice")
             }
             dealt.deal(at: time)
-        case .stale(let name, let player): try room(name).tally.noteStale(by: player)
+        case .stale(let name, let player):
+            let room = try room(name)
+            room.tally.noteStale(by: player)
+            room.noteClaimForRecord(by: player, cards: nil, result: "stale", at: nil)
         case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked
         case .kick(let name, let player, _, let address, let until):
             let room = try room(name)

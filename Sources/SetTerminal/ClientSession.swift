@@ -280,6 +280,8 @@ public struct ClientSession: Sendable {
             return [.status(Status(.success, "you sent \(detail.detail) out of the room"))]
         case "ALLOW":
             return [.status(Status(.success, "\(detail.detail) may come back in now"))]
+        case "RECORD":
+            return GameRecordSummary.lines(ofJSON: detail.detail).map { .event(.info($0)) }
         case "LOCK":
             return [.status(Status(.success, "you locked the room: nobody new can join (/unlock opens it)"))]
         case "UNLOCK":
@@ -440,6 +442,7 @@ public struct ClientSession: Sendable {
         case .unlock: return send(.unlock)
         case .kick(let who, let reason): return send(.kick(name: who, reason: reason))
         case .allow(let who): return send(.allow(name: who))
+        case .record(let id): return send(.record(id: id))
         case .stats(let who): return send(.stats(name: who))
         case .top(let mode): return send(.top(mode: mode))
         case .watch(let target, let password):

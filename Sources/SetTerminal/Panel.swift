@@ -42,6 +42,11 @@ public struct Panel: Equatable, Sendable {
             let isFinished = words.first == "GAME" && words.count >= 3
             if isFinished {
                 words.removeFirst(2)  // GAME <k>
+                if words.first == "ID", words.count == 2 {
+                    // The game's record: shown as the command that prints it.
+                    finished.append(StyledText("  record: /record \(TextRules.sanitized(words[1]))", .dim))
+                    continue
+                }
                 if Int(words[0]) == nil {
                     // A heading: <start> <end> <name>:<score> ...
                     games += 1

@@ -36,6 +36,8 @@ public enum UserCommand: Equatable, Sendable {
     case unlock
     /// `/allow <name>`: the host lets a kicked player back in before their 10 minutes are up.
     case allow(name: String)
+    /// `/record <game-id>`: a finished game's record (its id is on `/history`'s game headers).
+    case record(id: String)
     /// `/stats [<name>]`: a name's totals and ratings (yours without one).
     case stats(String?)
     /// `/top [<mode>]`: the best ratings of a mode.
@@ -87,6 +89,7 @@ public enum UserCommand: Equatable, Sendable {
         "/ready, /unready  ready to play (the game starts when everyone is), or not after all",
         "/new [opt=value]  a new game; while a vote runs, /new alone agrees with it",
         "/history [room]   everything taken this game and the games before, scrollable",
+        "/record <game-id> a finished game's record: who took what, when (ids: /history)",
         "/stats [name]     totals and rating per mode; /top [mode] the best ratings",
         "/rooms            the rooms on this server",
         "/join <room> [set|matchismo] [opt=value ...]   password=SECRET makes it private",
@@ -151,6 +154,11 @@ public enum UserCommand: Equatable, Sendable {
         case "/unready", "/notready": return noArgs(.unready)
         case "/lock": return noArgs(.lock)
         case "/unlock": return noArgs(.unlock)
+        case "/record":
+            guard let id = args.first, args.count == 1 else {
+                return .failure(InputError("usage: /record <game-id> (the ID line of a /history game)"))
+            }
+            return .success(.record(id: id))
         case "/allow":
             guard let name = args.first, args.count == 1 else {
                 return .failure(InputError("usage: /allow <name>"))

@@ -12,6 +12,12 @@ public enum WebRouter {
         public var keepsAlive = false
         /// Whether the response is a `101` and the connection now speaks WebSocket.
         public var isUpgrade: Bool { response.status == .switchingProtocols }
+
+        /// Creates a reply; the engine makes its own for the paths that read the core (`/games`).
+        public init(response: HTTPResponse, keepsAlive: Bool = false) {
+            self.response = response
+            self.keepsAlive = keepsAlive
+        }
     }
 
     /// Routes a request: `GET /` (any query string) is the page, `GET /tv` the TV table (`tvPage`),

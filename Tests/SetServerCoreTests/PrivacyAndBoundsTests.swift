@@ -23,8 +23,9 @@ import Testing
         // Once a public game finishes under the name, outsiders read that one, and only that one.
         let sets = try mallory.playToTheEnd(from: publicJoin.lines).sets
         let history = try outsider.request("HISTORY club")
-        // The header, one line per set, then the score sheet: mallory's STATS line and DURATION.
-        #expect(history.final == "OK HISTORY \(sets + 3)", "\(history)")
+        // The header, its record id, one line per set, then the score sheet: mallory's STATS line and
+        // DURATION.
+        #expect(history.final == "OK HISTORY \(sets + 4)", "\(history)")
         #expect(history.lines.first?.contains("mallory:") == true, "\(history)")
         #expect(!history.lines.contains { $0.contains("ann") }, "\(history)")
         #expect(try mallory.request("LEAVE").isOK("LEAVE"))

@@ -88,13 +88,17 @@ import Testing
         // The finished game is in the archive: a header with the final scores, best first, then every set.
         let history = try bob.request("HISTORY")
         #expect(history.final == "OK HISTORY \(history.lines.count)")
-        // The header, every set, then the score sheet (a STATS line per player and DURATION).
-        #expect(history.lines.count == total + 4)
+        // The header, the game's record id, every set, then the score sheet (a STATS line per player and
+        // DURATION).
+        #expect(history.lines.count == total + 5)
+        #expect(
+            history.lines.dropFirst().first?.wholeMatch(of: /HISTORY GAME 1 ID [0-9a-f]{16}/) != nil,
+            "\(history)")
         #expect(history.lines.suffix(3).map { words($0)[3] } == ["STATS", "STATS", "DURATION"], "\(history)")
         let header = words(history.lines.first ?? "")
         #expect(header.prefix(2) == ["HISTORY", "GAME"] && header.count == 7, "\(header)")
         #expect(Array(header.suffix(2)) == ranked, "\(header)")
-        for (line, claim) in zip(history.lines.dropFirst().dropLast(3), claims) {
+        for (line, claim) in zip(history.lines.dropFirst(2).dropLast(3), claims) {
             let parts = words(line)
             #expect(
                 parts.count == 8 && parts[1] == "GAME" && parts[2] == "1" && Int(parts[3]) != nil, "\(line)")

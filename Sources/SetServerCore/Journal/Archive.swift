@@ -48,6 +48,21 @@ final class Archive {
         }
     }
 
+    /// The kept game whose record has `id`, with its room name. A scan: at most ``capacity`` games,
+    /// asked for by a person, not on every move.
+    func game(withID id: String) -> (room: String, game: ArchivedGame)? {
+        for (room, kept) in games {
+            if let game = kept.first(where: { $0.id == id }) { return (room, game) }
+        }
+        return nil
+    }
+
+    /// Every kept game with a record, newest first, with its room name.
+    var recordedGames: [(room: String, game: ArchivedGame)] {
+        games.flatMap { room, kept in kept.filter { $0.record != nil }.map { (room, $0) } }
+            .sorted { ($0.game.startedAt, $0.game.id ?? "") > ($1.game.startedAt, $1.game.id ?? "") }
+    }
+
     private func dropOldest(of room: String) {
         guard var kept = games[room], !kept.isEmpty else { return }
         kept.removeFirst()

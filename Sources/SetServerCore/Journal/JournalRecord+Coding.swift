@@ -97,6 +97,9 @@ extension JournalRecord {
                     out.append(line.mean ?? -1)
                 }
                 out.append(game.duration ?? -1)
+                // The record comes after the sheet, so an archive record written before records still
+                // reads; it is one escaped text field, its JSON.
+                if let record = game.record { out.append(record.json) }
             }
         case .vote(let room, let name, let options):
             out = RecordWriter("vote")
@@ -242,11 +245,20 @@ extension JournalRecord {
                 }
                 duration = figure(try r.int())
             }
+            var record: GameRecord?
+            if !r.isAtEnd {
+                let json = try r.text()
+                guard let parsed = GameRecord.parse(json) else {
+                    throw RecordReader.Malformed(
+                        description: "an archived game's record that is not its JSON")
+                }
+                record = parsed
+            }
             return .archive(
                 room: room,
                 game: ArchivedGame(
                     startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
-                    entries: entries, sheet: sheet, duration: duration
+                    entries: entries, sheet: sheet, duration: duration, record: record
                 ))
         case "vote": return .vote(room: try r.text(), name: try r.text(), options: try r.pairs())
         case "countdown": return .countdown(room: try r.text())

@@ -98,13 +98,18 @@ public struct ArchivedGame: Equatable, Sendable {
     public var sheet: [ScoreSheetEntry]
     /// The game's length in milliseconds, deal to last set (`nil` before score sheets).
     public var duration: Int?
+    /// The game's record (`RECORD <id>`), `nil` for a game archived before records.
+    public var record: GameRecord?
+    /// The record's id, `nil` for a game archived before records.
+    public var id: String? { record?.id }
 
     /// Creates an archived game.
     public init(
         startedAt: Double, endedAt: Double, password: String? = nil, scores: [(name: String, score: Int)],
         entries: [(seconds: Int, name: String, detail: String)], sheet: [ScoreSheetEntry] = [],
-        duration: Int? = nil
+        duration: Int? = nil, record: GameRecord? = nil
     ) {
+        self.record = record
         self.sheet = sheet
         self.duration = duration
         self.startedAt = startedAt

@@ -60,6 +60,7 @@ extension Room {
             record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
             tally.noteSet(by: session.name, cards: taken.cards.map(\.code), at: time)
             tally.noteBoard(visibleCodes, at: time)
+            noteClaimForRecord(by: session.name, cards: taken.cards.map(\.code), result: "set", at: time)
             note("set", ("name", session.name), ("cards", taken.cards.map(\.code).joined(separator: " ")))
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
             lines += [boardLine, deckLine, playerLine(session)]
@@ -70,6 +71,7 @@ extension Room {
         case .failure(.notSet(let why)):
             record(.claim(room: name, name: session.name, time: now.wall, cards: named))
             tally.noteWrong(by: session.name)
+            noteClaimForRecord(by: session.name, cards: named, result: "wrong", at: now.wall)
             note("wrong", ("name", session.name), ("cards", named.joined(separator: " ")))
             var lines: [ServerLine] = [.wrong(name: session.name, penalty: penalty, cards: named, why: why)]
             if penalty > 0 { lines.append(playerLine(session)) }
@@ -78,6 +80,7 @@ extension Room {
         case .failure(.stale(let why)):
             record(.stale(room: name, name: session.name))
             tally.noteStale(by: session.name)
+            noteClaimForRecord(by: session.name, cards: nil, result: "stale", at: nil)
             return .failure(ProtocolError(.choose, .stale, why))
         case .failure(.malformed(let why)):
             return .failure(ProtocolError(.choose, .args, why))
@@ -279,7 +282,10 @@ extension Room {
             historyTimes.append(time)
             tally.noteSet(by: player, cards: cards.map(\.code), at: time)
             tally.noteBoard(visibleCodes, at: time)
-        case .failure(.notSet): tally.noteWrong(by: player)
+            noteClaimForRecord(by: player, cards: cards.map(\.code), result: "set", at: time)
+        case .failure(.notSet):
+            tally.noteWrong(by: player)
+            noteClaimForRecord(by: player, cards: cards.map(\.code), result: "wrong", at: time)
         case .failure(let error):
             throw JournalFormatError(
                 description: "the claim of \(player) in \(name) does not replay: \(error)")

@@ -64,6 +64,8 @@ final class Room {
     var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
+    /// This game's claims in order, for its record (`RECORD`); not in snapshots (see `makeRecord`).
+    var recordEvents: [GameRecord.Event] = []
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
@@ -449,6 +451,7 @@ final class Room {
         isCountdownPending = false
         isCountdownToResume = false
         tally = GameTally()
+        recordEvents = []
         if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
         lastBoardChangeAt = -Double.infinity
         // A claim by position aimed at the last game's board, arriving just after the new deal, is stale.
@@ -477,7 +480,8 @@ final class Room {
         }
         let finished = ArchivedGame(
             startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password?.text,
-            scores: ranked, entries: entries, sheet: sheet, duration: duration)
+            scores: ranked, entries: entries, sheet: sheet, duration: duration,
+            record: makeRecord(sheet: sheet, duration: duration))
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
         outbox.record(.archive(room: name, game: finished))

@@ -705,6 +705,13 @@ function showHistory() {
       if (/^\d{4}-/.test(rest[0] || "")) {
         nodes.push(element("h2", "", "Game of " + rest[0].slice(0, 16).replace("T", " ") + " · " +
           rest.slice(2).map((s) => s.replace(":", " ")).join(", ")));
+      } else if (rest[0] === "ID" && /^[0-9a-f]{16}$/.test(rest[1] || "")) {
+        // The game's record (RECORD <id>), as JSON for now: the replay viewer is still to come.
+        const link = element("a", "", "The game's record");
+        link.href = "/games/" + rest[1];
+        const p = element("p", "hint-text");
+        p.append(link);
+        nodes.push(p);
       } else if (rest[0] !== "STATS" && rest[0] !== "DURATION") {
         nodes.push(entry(rest));
       }

@@ -231,12 +231,14 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         // The header, the sets, then the score sheet: a STATS line per player and DURATION.
         let sheet = history.lines.suffix(3).map { words($0)[3] }
         #expect(sheet == ["STATS", "STATS", "DURATION"], "\(history)")
-        let entries = history.lines.dropFirst().dropLast(3).map {
+        // The line after the header names the game's record (RECORD <id>).
+        #expect(history.lines.dropFirst().first?.hasPrefix("HISTORY GAME 1 ID ") == true, "\(history)")
+        let entries = history.lines.dropFirst(2).dropLast(3).map {
             words($0).dropFirst(4).joined(separator: " ")
         }
         #expect(entries == sets.map { "\($0.player) \($0.codes.joined(separator: " "))" }, "\(history)")
         #expect(history.lines.dropFirst().allSatisfy { $0.hasPrefix("HISTORY GAME 1 ") }, "\(history)")
-        #expect(history.final == "OK HISTORY \(sets.count + 4)", "\(history)")
+        #expect(history.final == "OK HISTORY \(sets.count + 5)", "\(history)")
         daemon.kill9()
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A finished game, everything needed to rebuild it without our random generator: the dealing order
+/// as card codes and every claim with its time. `RECORD <id>` prints it and protocol.md's "Game
+/// records" section is the contract for its JSON field names.
+public struct GameRecord: Codable, Equatable, Sendable {
+    /// One thing that happened during the game, `ms` after its deal.
+    public struct Event: Codable, Equatable, Sendable {
+        /// Milliseconds since the deal.
+        public var ms: Int
+        /// `deal`, `claim` or `choose` (Matchismo).
+        public var type: String
+        /// Who did it (absent for the deal).
+        public var name: String?
+        /// The cards named, as codes (absent for a stale claim: the journal does not keep them).
+        public var cards: [String]?
+        /// For a claim: `set`, `wrong` or `stale`.
+        public var result: String?
+
+        /// Creates an event.
+        public init(ms: Int, type: String, name: String? = nil, cards: [String]? = nil, result: String? = nil)
+        {
+            self.ms = ms
+            self.type = type
+            self.name = name
+            self.cards = cards
+            self.result = result
+        }
+    }
+
+    /// One row of the final score sheet.
+    public struct SheetRow: Codable, Equatable, Sendable {
+        /// The player.
+        public var name: String
+        /// Points at the end.
+        public var score: Int
+        /// Sets taken.
+        public var sets: Int
+        /// Wrong claims.
+        public var wrong: Int
+        /// Stale claims.
+        public var stale: Int
+        /// Fastest time to find a set, in milliseconds.
+        public var fastestMs: Int?
+        /// Mean time to find a set, in milliseconds.
+        public var meanMs: Int?
+    }
+
+    /// The record's id: the same for the same room, game number and start, so a replay of the journal
+    /// gives the same id as live play.
+    public var id: String
+    /// The room the game was played in.
+    public var room: String
+    /// `set` or `matchismo`.
+    public var kind: String
+    /// The room's options as `key=value` pairs (`mode`, `penalty`, …), without the password.
+    public var options: [String: String]
+    /// Unix time of the deal, in milliseconds.
+    public var startedAtMs: Int64
+    /// The game's length in milliseconds, deal to last set.
+    public var durationMs: Int
+    /// Every card in dealing order, the first dealt first (the opening board, then the deck).
+    public var deck: [String]
+    /// The players seated at the end, in seat order.
+    public var players: [String]
+    /// What happened, in order.
+    public var events: [Event]
+    /// The final score sheet, best first.
+    public var sheet: [SheetRow]
+
+    /// Creates a record from its parts.
+    public init(
+        id: String, room: String, kind: String, options: [String: String], startedAtMs: Int64,
+        durationMs: Int, deck: [String], players: [String], events: [Event], sheet: [SheetRow]
+    ) {
+        (self.id, self.room, self.kind, self.options) = (id, room, kind, options)
+        (self.startedAtMs, self.durationMs, self.deck, self.players) = (
+            startedAtMs, durationMs, deck, players
+        )
+        (self.events, self.sheet) = (events, sheet)
+    }
+
+    /// The record as JSON, keys sorted so that the same game always prints the same bytes.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings, numbers and arrays cannot fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Reads a record back from its JSON, `nil` if it is not one.
+    public static func parse(_ json: String) -> GameRecord? {
+        try? JSONDecoder().decode(GameRecord.self, from: Data(json.utf8))
+    }
+
+    /// A short id from the room, game number and start (FNV-1a, 64 bits, as 16 hex digits): ids must be
+    /// typeable on a phone and in `nc`, and a room name may hold any character.
+    public static func makeID(room: String, index: Int, startedAt: Double) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(room)\u{0}\(index)\u{0}\(Int64((startedAt * 1000).rounded()))".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Whether `text` has the shape of an id, checked before any lookup so bad input gets a clear error.
+    public static func isValidID(_ text: Substring) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}

@@ -1,0 +1,129 @@
+import SetGame
+import SetServerCore
+import SetTestSupport
+import Testing
+
+/// Game records (`RECORD <id>`, `GET /games`): kept for every finished game, rebuilt with the
+/// reference rules rather than trusted.
+@Suite struct GameRecordTests {
+    /// Plays one game between ann and bob with wrong and late claims mixed in; returns its record.
+    private func playGame(
+        _ ann: EmbeddedClient, _ bob: EmbeddedClient, rng: inout SeededGenerator
+    ) throws -> GameRecord {
+        var board = try #require(BoardView.last(in: try ann.request("STATE").lines))
+        _ = bob.readAvailable()
+        var previous: BoardView?
+        for _ in 0..<200 {
+            let roll = Int.random(in: 0..<10, using: &rng)
+            let reply: Reply
+            if roll == 0, let wrong = board.nonSet {
+                reply = try bob.request(board.claim(wrong))
+                #expect(reply.final.hasPrefix("ERR CHOOSE NOTSET"))
+            } else if roll == 1, let old = previous, let set = old.sets.first {
+                // A claim aimed at the board before the last set: stale, or a set if it still stands.
+                reply = try bob.request(old.claim(set))
+            } else {
+                let taker = roll < 6 ? ann : bob
+                reply = try taker.request(board.claim(try #require(board.sets.first)))
+                #expect(reply.isOK("CHOOSE"), "\(reply)")
+            }
+            _ = ann.readAvailable()
+            _ = bob.readAvailable()
+            if reply.lines.contains(where: { $0.hasPrefix("OVER ") }) { break }
+            if let next = BoardView.last(in: reply.lines), next != board {
+                previous = board
+                board = next
+            }
+        }
+        let history = try ann.request("HISTORY").lines
+        let idLine = try #require(history.first { $0.hasPrefix("HISTORY GAME 1 ID ") }, "\(history)")
+        let id = String(idLine.dropFirst("HISTORY GAME 1 ID ".count))
+        let reply = try ann.request("RECORD \(id)")
+        #expect(reply.final.hasPrefix("OK RECORD {"))
+        return try #require(GameRecord.parse(String(reply.final.dropFirst("OK RECORD ".count))))
+    }
+
+    @Test func everyRecordRebuildsToItsSheetWithTheReferenceRules() throws {
+        let server = EmbeddedServer()
+        server.checksReplay = false  // a thousand games: the replay check is for the scenario tests
+        let (ann, _) = try server.player("ann", room: "night")
+        let (bob, _) = try server.player("bob", room: "night")
+        var rng = SeededGenerator(seed: 25)
+        var ids: Set<String> = []
+        var stale = 0
+        var wrong = 0
+        for game in 0..<1_000 {
+            let record = try playGame(ann, bob, rng: &rng)
+            #expect(ids.insert(record.id).inserted, "game \(game): the id \(record.id) again")
+            let rebuilt = try RecordReference.rebuild(record)
+            #expect(rebuilt == RecordReference.claimedSheet(record), "game \(game): \(record.json)")
+            stale += record.sheet.map(\.stale).reduce(0, +)
+            wrong += record.sheet.map(\.wrong).reduce(0, +)
+            _ = try ann.request("NEW")
+            _ = try bob.request("NEW")
+            server.advance(by: 1)
+        }
+        #expect(stale > 0 && wrong > 0, "the games had no stale (\(stale)) or wrong (\(wrong)) claims")
+    }
+
+    @Test func aRecordSurvivesARestartAndIsServedOverHTTP() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "fun")
+        let (bob, _) = try server.player("bob", room: "fun")
+        var rng = SeededGenerator(seed: 7)
+        let record = try playGame(ann, bob, rng: &rng)
+
+        let restarted = try server.restarted(after: 5)
+        let page = try restarted.get("/games")
+        #expect(
+            page.status == 200
+                && String(decoding: page.body, as: UTF8.self).contains("\"id\":\"\(record.id)\""),
+            "\(String(decoding: page.body, as: UTF8.self))")
+        let fetched = try restarted.get("/games/\(record.id)")
+        #expect(fetched.status == 200)
+        let parsed = try #require(GameRecord.parse(String(decoding: fetched.body, as: UTF8.self)))
+        #expect(parsed == record)
+        #expect(try RecordReference.rebuild(parsed) == RecordReference.claimedSheet(parsed))
+    }
+
+    @Test func badIdsGetAClearRefusal() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "fun")
+        #expect(try ann.request("RECORD").final.hasPrefix("ERR RECORD ARGS"))
+        #expect(try ann.request("RECORD nothex!").final.hasPrefix("ERR RECORD ARGS"))
+        #expect(try ann.request("RECORD 0123456789abcdef").final.hasPrefix("ERR RECORD NOSUCHGAME"))
+        #expect(try server.get("/games/xyz").status == 400)
+        #expect(try server.get("/games/0123456789abcdef").status == 404)
+        #expect(try server.get("/games?page=0").status == 400)
+        #expect(try server.get("/games?page=2").status == 200)
+    }
+}
+
+/// The record inside an archive journal record: one escaped text field, read back byte for byte whatever
+/// text its fields hold (the journal fuzzer checks the same with any text).
+@Suite struct GameRecordJournalTests {
+    @Test(arguments: [
+        "plain", "sp ace", "quote\" back\\slash", "line\nbreak\r", "\u{0}nul", "é\u{301} 🃏", "\u{2028}",
+    ])
+    func anArchiveRecordWithAGameRecordReadsBackAsItWasWritten(text: String) throws {
+        let record = JournalRecord.archive(
+            room: text,
+            game: ArchivedGame(
+                startedAt: 1, endedAt: 2, scores: [(text, 1)], entries: [], sheet: [], duration: 5,
+                record: GameRecord(
+                    id: text, room: text, kind: "set", options: [text: text], startedAtMs: 1, durationMs: 5,
+                    deck: [text], players: [text],
+                    events: [GameRecord.Event(ms: 0, type: "claim", name: text, cards: [text], result: text)],
+                    sheet: [])))
+        let line = record.line
+        #expect(line.last == 0x0A && !line.dropLast().contains(0x0A))
+        let body = try #require(JournalCoding.verifiedBody(line.dropLast()[...]))
+        let back = try JournalRecord(body: body)
+        #expect(back.line == line)
+        guard case .archive(_, let game) = back else {
+            Issue.record("not an archive record: \(back)")
+            return
+        }
+        #expect(game.record?.room == text && game.record?.events.first?.name == text)
+    }
+}
