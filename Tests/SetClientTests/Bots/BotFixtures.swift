@@ -89,6 +89,18 @@ enum BotFixtures {
         return bot
     }
 
+    /// A seated bot whose connection the server ended, connected again and greeted: its next line is the
+    /// `RESUME` of its seat.
+    static func reconnectedSession() -> BotSession {
+        let bot = seatedSession()
+        bot.connectionEnded(now: 3, byServer: true)
+        bot.tick(now: 10_000_000_000)
+        bot.connecting(now: 10_000_000_000)
+        bot.connected(now: 10_000_000_000)
+        feed(bot, ["SETD 1 hi"])
+        return bot
+    }
+
     /// A snapshot and the final line that counts it (protocol.md: the last word is the count).
     static func joined(_ snapshot: [String], final: String = "OK JOIN lobby") -> [String] {
         snapshot + ["\(final) \(snapshot.count)"]

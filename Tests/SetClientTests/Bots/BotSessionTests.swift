@@ -244,12 +244,7 @@ extension Bots {
 
         /// A RESUME's `TOKEN` line replaces the bot's token: its next RESUME presents the new one.
         @Test func aResumeTakesTheNewToken() {
-            let bot = F.seatedSession()
-            bot.connectionEnded(now: 3, byServer: true)
-            bot.tick(now: 10_000_000_000)
-            bot.connecting(now: 10_000_000_000)
-            bot.connected(now: 10_000_000_000)
-            F.feed(bot, ["SETD 1 hi"])
+            let bot = F.reconnectedSession()
             #expect(F.sent(bot) == ["RESUME tok123"])
             F.feed(bot, ["TOKEN tok456", "OK RESUME tbot-0"])
             #expect(bot.token == "tok456")
@@ -259,12 +254,7 @@ extension Bots {
         /// A seat taken back outside any room is answered `OK RESUME <name>` (protocol.md): the bot joins
         /// its room again, and that is no protocol error.
         @Test func aResumeWithoutARoomJoinsAgain() {
-            let bot = F.seatedSession()
-            bot.connectionEnded(now: 3, byServer: true)
-            bot.tick(now: 10_000_000_000)
-            bot.connecting(now: 10_000_000_000)
-            bot.connected(now: 10_000_000_000)
-            F.feed(bot, ["SETD 1 hi"])
+            let bot = F.reconnectedSession()
             #expect(F.sent(bot) == ["RESUME tok123"])
             F.feed(bot, ["OK RESUME tbot-0"])
             #expect(bot.phase == .joining)
