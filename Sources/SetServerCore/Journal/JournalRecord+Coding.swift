@@ -344,7 +344,10 @@ extension RecordReader {
     mutating func setCards() throws(Malformed) -> [Card] {
         var cards: [Card] = []
         for code in try list() {
-            guard let card = Card(code) else { throw Malformed(description: "'\(code)' is not a card") }
+            // Any deck's code: MegaSet's and 4Set's cards read as the classic ones always did.
+            guard let card = try? Card(anyCode: code) else {
+                throw Malformed(description: "'\(code)' is not a card")
+            }
             cards.append(card)
         }
         return cards
@@ -438,11 +441,16 @@ extension RoomSnapshot {
             out.append(code)
             out.append(time)
         }
+        // The later modes' play (puzzle's found sets, a pause, time called, the time spent paused) is a
+        // section too, written only when there is some, so a room of the first modes writes what it
+        // always wrote.
+        let play = playSection
         // Written only when set, so a snapshot without a countdown reads in a setd from before it. The
         // sections after it each start with their name and are written only when they hold something.
         let hasRecord = !night.recordEvents.isEmpty || !night.dealtIn.isEmpty
         let hasLaterSections =
             !night.bans.isEmpty || hasRecord || !night.standings.isEmpty || !night.rematchOffers.isEmpty
+            || play != nil
         if night.isCountingDown || hasLaterSections { out.append(night.isCountingDown) }
         // Likewise the kicks that expire: a `bans` section only when there are some.
         if !night.bans.isEmpty {
@@ -476,6 +484,25 @@ extension RoomSnapshot {
             out.append("rematch")
             out.append(list: night.rematchOffers)
         }
+        if let play {
+            out.append("play")
+            out.append(play.found.count)
+            for claim in play.found { out.append(list: claim.map(\.code)) }
+            out.append(play.isPaused)
+            out.append(play.isTimeUp)
+            out.append(time: night.pausedSeconds)
+            out.append(night.pausedAt != nil)
+            out.append(time: night.pausedAt ?? 0)
+        }
+    }
+
+    /// The game's play beyond the first modes' (see ``write(to:)``), or `nil` when there is none to keep.
+    private var playSection: (found: [[Card]], isPaused: Bool, isTimeUp: Bool)? {
+        guard case .set(let state) = game else { return nil }
+        let hasPlay =
+            !state.foundClaims.isEmpty || state.isPaused || state.isTimeUp || night.pausedSeconds != 0
+            || night.pausedAt != nil
+        return hasPlay ? (state.foundClaims, state.isPaused, state.isTimeUp) : nil
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -496,7 +523,7 @@ extension RoomSnapshot {
         switch try r.text() {
         case "set":
             let modeName = try r.text()
-            guard let mode = SetMode(rawValue: modeName), mode.isOffered else {
+            guard let mode = SetMode(rawValue: modeName) else {
                 throw RecordReader.Malformed(description: "'\(modeName)' is not a mode")
             }
             let options = SetGame.Options(mode: mode, wrongClaimPenalty: try r.int())
@@ -585,7 +612,7 @@ extension RoomSnapshot {
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
         if !r.isAtEnd { night.isCountingDown = try r.bool() }
         // Then named sections, each at most once, in the order they are written.
-        var order = ["bans", "record", "standings", "rematch"][...]
+        var order = ["bans", "record", "standings", "rematch", "play"][...]
         while !r.isAtEnd {
             let section = try r.text()
             guard let at = order.firstIndex(of: section) else {
@@ -618,8 +645,21 @@ extension RoomSnapshot {
                     night.standings.players[name] = NightStandings.Player(
                         games: games, wins: wins, points: points, sets: sets, bestMs: best < 0 ? nil : best)
                 }
-            default:
+            case "rematch":
                 night.rematchOffers = try r.list()
+            default:
+                guard case .set(var state) = game else {
+                    throw RecordReader.Malformed(description: "a game's play where the game is not SET")
+                }
+                state.foundClaims = []
+                for _ in 0..<(try r.count()) { state.foundClaims.append(try r.setCards()) }
+                state.isPaused = try r.bool()
+                state.isTimeUp = try r.bool()
+                night.pausedSeconds = try r.time()
+                let isPausing = try r.bool()
+                let pausedAt = try r.time()
+                night.pausedAt = isPausing ? pausedAt : nil
+                game = .set(state)
             }
         }
     }

@@ -193,6 +193,11 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var tally = GameTally()
         /// Whether the countdown to the deal was under way (absent from snapshots written before it).
         public var isCountingDown = false
+        /// Seconds the current game spent paused before the pause under way, if any (practice games):
+        /// a timed game's clock leaves them out.
+        public var pausedSeconds = 0.0
+        /// Unix time the current pause began, while the game is paused.
+        public var pausedAt: Double?
         /// The current game's record so far (`RECORD`): its events in order.
         public var recordEvents: [GameRecord.Event] = []
         /// Who was seated when the current game was dealt.
