@@ -148,4 +148,24 @@ import Testing
         }
         #expect(game.record?.room == text && game.record?.events.first?.name == text)
     }
+
+    @Test(arguments: [
+        "plain", "sp ace", "quote\" back\\slash", "line\nbreak\r", "\u{0}nul", "é\u{301} 🃏", "\u{2028}",
+    ])
+    func theNewRoomRecordsReadBackAsTheyWereWritten(text: String) throws {
+        for record in [
+            JournalRecord.recordEvent(
+                room: text,
+                event: GameRecord.Event(
+                    ms: 1, type: text, name: text, cards: [text], result: text, position: 3, card: text,
+                    by: text,
+                    options: [text: text])),
+            .rematch(room: text, name: text), .standingsReset(room: text, by: text),
+        ] {
+            let line = record.line
+            #expect(line.last == 0x0A && !line.dropLast().contains(0x0A))
+            let body = try #require(JournalCoding.verifiedBody(line.dropLast()[...]))
+            #expect(try JournalRecord(body: body).line == line)
+        }
+    }
 }
