@@ -219,30 +219,77 @@ function describeProposal(proposal, current) {
 
 // ---- the rules ----
 
+// 4Set's fourth values (count 4, blue, dotted, cross) and MegaSet's border (protocol.md, "Cards of MegaSet
+// and 4Set"): every classic code keeps its meaning, and a classic card has a single border.
 const WORDS = {
-  count: { 1: "one", 2: "two", 3: "three" },
-  colour: { R: "red", G: "green", P: "purple" },
-  fill: { F: "solid", H: "striped", E: "open" },
-  shape: { T: "triangle", C: "circle", S: "square" },
+  count: { 1: "one", 2: "two", 3: "three", 4: "four" },
+  colour: { R: "red", G: "green", P: "purple", B: "blue" },
+  fill: { F: "solid", H: "striped", E: "open", D: "dotted" },
+  shape: { T: "triangle", C: "circle", S: "square", X: "cross" },
+  border: { S: "single", W: "double", O: "dotted" },
 };
 const ATTRIBUTES = [
   { key: "count", name: "number" }, { key: "colour", name: "colour" },
   { key: "fill", name: "fill" }, { key: "shape", name: "shape" },
 ];
 
-/** A SET card code (`3GHT`) read as its four attributes, or null. */
+/**
+ * A SET card code of any deck (`3GHT`, MegaSet's `3GHTW`, 4Set's `4BDX`) read as its attributes —
+ * `{ count, colour, fill, shape, border }`, border `S` (single), `W` (double) or `O` (dotted) — or null.
+ * No deck has a card with a fourth value and a border, so `4BDXW` is null.
+ */
 function parseSetCard(code) {
-  const m = /^([123])([RGP])([FHE])([TCS])$/.exec(String(code).toUpperCase());
-  return m && { count: +m[1], colour: m[2], fill: m[3], shape: m[4] };
+  const m = /^([1234])([RGPB])([FHED])([TCSX])([WO]?)$/.exec(String(code).toUpperCase());
+  if (!m) return null;
+  const fourth = m[1] === "4" || m[2] === "B" || m[3] === "D" || m[4] === "X";
+  if (fourth && m[5]) return null;
+  return { count: +m[1], colour: m[2], fill: m[3], shape: m[4], border: m[5] || "S" };
 }
 
-/** "three green striped triangles", for screen readers, tooltips and the rules. */
+/** Whether a board token is a face-down card (`??`: memory's cards, and Matchismo's). */
+function isFaceDown(code) { return String(code) === "??"; }
+
+/** "three green striped triangles", "… with a double border", for screen readers, tooltips and the rules. */
 function describeSetCard(code) {
+  if (isFaceDown(code)) return "a face-down card";
   const c = parseSetCard(code);
   if (!c) return String(code);
   return WORDS.count[c.count] + " " + WORDS.colour[c.colour] + " " + WORDS.fill[c.fill] + " " +
-    WORDS.shape[c.shape] + (c.count > 1 ? "s" : "");
+    WORDS.shape[c.shape] + (c.count > 1 ? (c.shape === "X" ? "es" : "s") : "") +
+    (c.border === "S" ? "" : " with a " + WORDS.border[c.border] + " border");
 }
+
+/** Cards one claim names in a SET mode (protocol.md's "a claim is"): 4 for the UltraSet and 4Set modes, 6 for ghostset. */
+function cardsPerClaim(mode) {
+  if (mode === "ghostset") return 6;
+  return ["ultra", "ultrachain", "ultra9", "4set", "4setjr"].includes(mode) ? 4 : 3;
+}
+
+/** Whether a mode's claim is a classic set of three (so the page's own set finder can show an example). */
+function isThreeCardSet(mode) { return cardsPerClaim(mode) === 3 && mode !== "memory"; }
+
+/** Every SET mode (protocol.md), with the words the lobby and the room menu show for it. */
+const SET_MODES = [
+  { mode: "normal", label: "SET" },
+  { mode: "junior", label: "SET junior (solid cards only: easier)" },
+  { mode: "chain", label: "SET chain (each set reuses a card of the last)" },
+  { mode: "ultra", label: "SET ultra (4 cards: two pairs that need the same card)" },
+  { mode: "ultrachain", label: "Ultra chain (each ultra reuses 2 cards of the last)" },
+  { mode: "ultra9", label: "Ultra 9 (ultra with 9 cards dealt)" },
+  { mode: "megaset", label: "MegaSet (a fifth attribute: the border)" },
+  { mode: "ghostset", label: "GhostSet (6 cards: three pairs whose missing cards are a set)" },
+  { mode: "4set", label: "4Set (four values of each attribute, 4 cards)" },
+  { mode: "4setjr", label: "4Set junior (solid cards only)" },
+  { mode: "puzzle", label: "Puzzle (find every set on the board)" },
+  { mode: "shuffle", label: "Shuffle (the board reshuffles after each set)" },
+  { mode: "memory", label: "Memory (cards face down, turn three over)" },
+];
+
+/**
+ * The rows of a SET board laid out in columns, as cards lie on a table: columns of three up to 24 cards
+ * (a 4Set board of 21 is seven columns), and six rows past that, so MegaSet's 48 stay eight columns wide.
+ */
+function boardRows(count) { return count > 24 ? 6 : 3; }
 
 /**
  * Why three cards are a set or not, attribute by attribute: `{ isSet, attributes: [{ name, values,
@@ -251,7 +298,9 @@ function describeSetCard(code) {
 function explainSet(codes) {
   const cards = codes.map(parseSetCard);
   if (cards.length !== 3 || cards.some((c) => !c)) return { isSet: false, attributes: [] };
-  const attributes = ATTRIBUTES.map(({ key, name }) => {
+  // The border counts only when a card has one other than single (MegaSet); elsewhere it is always the same.
+  const keys = cards.some((c) => c.border !== "S") ? ATTRIBUTES.concat([{ key: "border", name: "border" }]) : ATTRIBUTES;
+  const attributes = keys.map(({ key, name }) => {
     const values = cards.map((c) => WORDS[key][c[key]]);
     const distinct = new Set(values).size;
     return { name, values, ok: distinct !== 2,
@@ -273,9 +322,12 @@ function findSets(board) {
   return sets;
 }
 
-/** The example "How to play" shows: a set on the board if there is one, else one of the deck's. */
-function exampleSet(board) {
-  const found = findSets(board || []);
+/**
+ * The example "How to play" shows: a set on the board if there is one (in a mode whose claim is a set of
+ * three), else one of the deck's.
+ */
+function exampleSet(board, mode) {
+  const found = isThreeCardSet(mode || "normal") ? findSets(board || []) : [];
   if (found.length) return { fromBoard: true, cards: found[0].map((c) => c.code), positions: found[0].map((c) => c.pos) };
   return { fromBoard: false, cards: ["1RFT", "2GHC", "3PES"], positions: [] };
 }
@@ -300,6 +352,6 @@ if (typeof module === "object" && module.exports) {
   module.exports = {
     firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
     describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
-    formatClock, WORDS,
+    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardRows,
   };
 }

@@ -73,7 +73,7 @@ function cardElement(pos, code) {
   card.dataset.pos = pos;
   if (isSet()) {
     card.classList.add("landscape");
-    card.append(setCardArt(code, false));
+    card.append(setCardArt(code, false, room.options.mode === "megaset"));
     card.setAttribute("aria-label", (pos ? pos + ": " : "") + describeSetCard(code));
   } else {
     const c = parsePlayingCard(code);
