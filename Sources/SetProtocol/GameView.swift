@@ -21,6 +21,8 @@ public struct GameView: Sendable {
         case set(Card)
         /// A Matchismo card face up, or face down when `nil`; `isMatched` when it is out of play.
         case playing(PlayingCard?, isMatched: Bool)
+        /// A SET card lying face down (`??`, memory mode): its code is hidden until a claim turns it over.
+        case faceDown
         /// A code this client cannot read; counted as a protocol error.
         case unreadable(String)
     }
@@ -113,7 +115,7 @@ public struct GameView: Sendable {
         case .deck(let n):
             deckCount = n
         case .chain(let codes):
-            chain = codes.compactMap { Card($0) }
+            chain = codes.compactMap { try? Card(anyCode: $0) }
         case .turn(let name):
             turn = name == "-" ? nil : name
         case .player(let name, let score, let isOnline):
@@ -184,7 +186,10 @@ public struct GameView: Sendable {
             }
             return .unreadable(code)
         }
-        if let card = Card(code) { return .set(card) }
+        // Every deck's codes (MegaSet's borders, 4Set's fourth values): a room says its mode, but a card
+        // is read the same in every deck, so the view need not know it.
+        if code == "??" { return .faceDown }
+        if let card = try? Card(anyCode: code) { return .set(card) }
         return .unreadable(code)
     }
 

@@ -124,7 +124,7 @@ public struct ScreenRenderer: Sendable {
             guard
                 let grid = BoardGrid.make(
                     count: count, isMatchismo: view.game == .matchismo, isCompact: isCompact,
-                    maxWidth: boardWidth)
+                    maxWidth: boardWidth, mode: view.setMode)
             else { continue }
             let boardHeight = grid.height
             if isBeside {
