@@ -78,9 +78,17 @@ test("the rules' example comes from the board only in modes whose claim is a set
   assert.equal(model.exampleSet(faceDown, "memory").fromBoard, false);
 });
 
-test("boards lie in columns of three up to 24 cards, then in six rows (MegaSet's 48: eight columns)", () => {
-  assert.equal(model.boardRows(12), 3);
-  assert.equal(model.boardRows(21), 3);
-  assert.equal(model.boardRows(27), 6);
-  assert.equal(Math.ceil(48 / model.boardRows(48)), 8);
+test("boards lie in columns of three, in two bands past 24 cards, as set-cli draws them on 80 columns", () => {
+  const twelve = model.boardPlaces(12);
+  assert.deepEqual([twelve.rows, twelve.columns], [3, 4]);
+  assert.deepEqual(twelve.places.slice(0, 4), [{ row: 0, column: 0 }, { row: 1, column: 0 }, { row: 2, column: 0 }, { row: 0, column: 1 }]);
+  assert.deepEqual([model.boardPlaces(21).rows, model.boardPlaces(21).columns], [3, 7]);
+  const mega = model.boardPlaces(48);
+  assert.deepEqual([mega.rows, mega.columns], [6, 8]);
+  // x is the 24th card: the last of the first band; y (25th) starts the second band, under a.
+  assert.deepEqual(mega.places[23], { row: 2, column: 7 });
+  assert.deepEqual(mega.places[24], { row: 3, column: 0 });
+  assert.deepEqual(mega.places[47], { row: 5, column: 7 });
+  const seen = new Set(mega.places.map((p) => p.row + "," + p.column));
+  assert.equal(seen.size, 48, "two cards in one place");
 });

@@ -52,6 +52,18 @@ import Testing
             "tv_in_browser.py", screenshots: ["tv.png", "tv-over.png", "tv-matchismo.png", "page-invite.png"])
     }
 
+    /// `Tests/Browser/decks_in_browser.py`: every deck of issue 26 drawn from protocol.md's codes — 4Set's
+    /// fourth values, MegaSet's borders on 16 and 48 cards, memory's face-down cards — and claims of 4
+    /// and 6 cards and of MegaSet's positions past z sent as CHOOSE.
+    @Test func thePageDrawsEveryDeck() throws {
+        try runBrowserScript(
+            "decks_in_browser.py",
+            screenshots: [
+                "page-4set.png", "page-megaset.png", "page-megaset-48.png", "page-memory.png",
+                "page-ghostset.png",
+            ])
+    }
+
     private func runBrowserScript(_ name: String, screenshots names: [String]) throws {
         guard let python = programOnPath("python3") else { try Test.cancel("python3 is not installed") }
         for program in ["chromium", "chromedriver"] where programOnPath(program) == nil {

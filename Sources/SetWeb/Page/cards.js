@@ -68,14 +68,18 @@ function setCardArt(code, portrait, showBorder) {
   const colour = SET_COLOURS[c.colour];
   const fill = c.fill === "F" ? colour : c.fill === "H" ? `url(#stripes-${c.colour})`
     : c.fill === "D" ? `url(#dots-${c.colour})` : "none";
-  const k = c.count === 4 ? 0.8 : 1;
+  const k = c.count === 4 ? 0.72 : 1;
+  // Inside MegaSet's border lines the shapes are drawn a little smaller, so none touches a line.
+  const group = showBorder ? svgElement("g", { transform: portrait ? "translate(50 75) scale(.84) translate(-50 -75)"
+    : "translate(75 50) scale(.84) translate(-75 -50)" }) : svg;
+  if (showBorder) svg.append(group);
   for (const spot of SPOTS[c.count]) {
     const shape = portrait ? shapeAt(c.shape, 50, spot, k) : shapeAt(c.shape, spot, 51, k);
     shape.setAttribute("fill", fill);
     shape.setAttribute("stroke", colour);
     shape.setAttribute("stroke-width", "3.5");
     shape.setAttribute("stroke-linejoin", "round");
-    svg.append(shape);
+    group.append(shape);
   }
   const letter = svgElement("text", { x: showBorder ? 12 : 7, y: showBorder ? 24 : 19, class: "cb-letter", fill: colour });
   letter.textContent = c.colour;

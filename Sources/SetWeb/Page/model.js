@@ -286,10 +286,21 @@ const SET_MODES = [
 ];
 
 /**
- * The rows of a SET board laid out in columns, as cards lie on a table: columns of three up to 24 cards
- * (a 4Set board of 21 is seven columns), and six rows past that, so MegaSet's 48 stay eight columns wide.
+ * Where each card of a SET board lies, as set-cli's BoardGrid puts it on an 80-column terminal: columns
+ * of three, `a`, `b`, `c` down the first, as cards lie on a table; past 24 cards (MegaSet reaches 48) the
+ * columns continue in a second band of three rows below the first, so no board is more than eight
+ * columns wide. `{ rows, columns, places: [{ row, column }] }`, 0-based.
  */
-function boardRows(count) { return count > 24 ? 6 : 3; }
+function boardPlaces(count) {
+  const tableColumns = Math.max(1, Math.ceil(count / 3));
+  const band = count > 24 ? Math.ceil(tableColumns / 2) : tableColumns;
+  const places = [];
+  for (let i = 0; i < count; i++) {
+    const column = Math.floor(i / 3);
+    places.push({ row: Math.floor(column / band) * 3 + (i % 3), column: column % band });
+  }
+  return { rows: count > 24 ? 6 : 3, columns: band, places };
+}
 
 /**
  * Why three cards are a set or not, attribute by attribute: `{ isSet, attributes: [{ name, values,
@@ -352,6 +363,6 @@ if (typeof module === "object" && module.exports) {
   module.exports = {
     firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
     describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
-    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardRows,
+    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardPlaces,
   };
 }

@@ -159,14 +159,17 @@ let exampleCards = new Set();
 function renderBoard() {
   const board = $("board");
   board.className = "board " + (isSet() ? "set" : "matchismo");
-  // Columns of three as cards lie on a table; six rows once the board passes 24 (MegaSet reaches 48).
-  board.style.gridTemplateRows = isSet() ? "repeat(" + boardRows(room.board.length) + ", auto)" : "";
+  // Columns of three as cards lie on a table, in two bands past 24 cards (MegaSet reaches 48): the
+  // places set-cli gives them.
+  const layout = boardPlaces(room.board.length);
+  board.style.gridTemplateRows = isSet() ? "repeat(" + layout.rows + ", auto)" : "";
   board.classList.toggle("big", isSet() && room.board.length > 15);
   board.hidden = room.status === "waiting";
   board.dataset.rev = String(room.rev);
   const picked = new Set(selection.cards.filter((c) => c.pos).map((c) => c.pos));
-  const buttons = room.board.map(({ pos, code }) => {
+  const buttons = room.board.map(({ pos, code }, i) => {
     const b = cardButton(pos, code, phone.matches);
+    if (isSet()) { b.style.gridRow = String(layout.places[i].row + 1); b.style.gridColumn = String(layout.places[i].column + 1); }
     if (picked.has(pos)) b.classList.add(selection.inFlight ? "claiming" : "sel");
     if (room.fresh.has(pos)) b.classList.add("fresh");
     if (room.hinted === pos) b.classList.add("hint");
