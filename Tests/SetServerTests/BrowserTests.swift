@@ -8,7 +8,7 @@ import Testing
 /// clicking its cards, sees the socket player's set, chats, reloads into its seat;
 /// `Tests/Browser/host_in_browser.py` hosts a whole night from the page; `Tests/Browser/tv_in_browser.py`
 /// watches a game on the TV table at 1920×1080 and reads its QR code (and the page's Invite's) with
-/// zbarimg. They take screenshots into `.build/browser-screenshots/`.
+/// zbarimg; `Tests/Browser/replay_in_browser.py` replays a game in the viewer. They take screenshots into `.build/browser-screenshots/`.
 ///
 /// Cancelled, with the reason, only where the browser cannot run: python3, selenium, chromium or
 /// chromedriver missing (`.ci/run` installs them), or Chromium not starting. Each runs on its own thread
@@ -62,6 +62,14 @@ import Testing
                 "page-4set.png", "page-megaset.png", "page-megaset-48.png", "page-memory.png",
                 "page-ghostset.png",
             ])
+    }
+
+    /// `Tests/Browser/replay_in_browser.py`: a whole game played by socket players, then the replay
+    /// viewer (issue 25) linked from the watcher's Game over dialog, its boards checked against the
+    /// record rebuilt by the rules at the deal, a set, a step opened by link, the timeline, a step back
+    /// and the end.
+    @Test func theReplayViewerStepsThroughAGamePlayedOnTheServer() throws {
+        try runBrowserScript("replay_in_browser.py", screenshots: ["replay.png"])
     }
 
     private func runBrowserScript(_ name: String, screenshots names: [String]) throws {

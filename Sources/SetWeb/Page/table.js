@@ -447,6 +447,12 @@ function showOver() {
   const best = room.over && room.over[0];
   $("over-title").textContent = best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over";
   $("duration").textContent = "";
+  $("over-replay").hidden = true;
+  // The game just ended is the newest of the room's finished games: HISTORY names its record.
+  send("HISTORY", (reply) => {
+    const id = reply.ok && newestRecordId(reply.data);
+    if (id) { $("over-replay").href = replayPath(id); $("over-replay").hidden = false; }
+  });
   openOverlay("over-dialog");
   $("btn-again").hidden = room.role !== "player";
   log("over", "Game over: " + (room.over || []).map((r) => r.name + " " + r.score).join(", "));
@@ -732,9 +738,9 @@ function showHistory() {
         nodes.push(element("h2", "", "Game of " + rest[0].slice(0, 16).replace("T", " ") + " · " +
           rest.slice(2).map((s) => s.replace(":", " ")).join(", ")));
       } else if (rest[0] === "ID" && /^[0-9a-f]{16}$/.test(rest[1] || "")) {
-        // The game's record (RECORD <id>), as JSON for now: the replay viewer is still to come.
-        const link = element("a", "", "The game's record");
-        link.href = "/games/" + rest[1];
+        // The game's replay viewer (replaymodel.js), which reads its record (RECORD <id>).
+        const link = element("a", "", "Watch the replay");
+        link.href = replayPath(rest[1]);
         const p = element("p", "hint-text");
         p.append(link);
         nodes.push(p);
