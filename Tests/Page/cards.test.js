@@ -92,3 +92,22 @@ test("boards lie in columns of three, in two bands past 24 cards, as set-cli dra
   const seen = new Set(mega.places.map((p) => p.row + "," + p.column));
   assert.equal(seen.size, 48, "two cards in one place");
 });
+
+test("puzzle's FOUND line: how many of how many, and the found sets; a new game forgets them", () => {
+  const room = model.newRoom();
+  model.applyLine(room, "ROOM p set 1 playing", true);
+  assert.ok(model.applyLine(room, "FOUND 2 5 1RFS,2GHT,3PEC 1RFT,1GFT,1PFT", true));
+  assert.deepEqual(room.found, { found: 2, total: 5, sets: [["1RFS", "2GHT", "3PEC"], ["1RFT", "1GFT", "1PFT"]] });
+  model.applyLine(room, "FOUND 0 4", false);
+  assert.deepEqual(room.found, { found: 0, total: 4, sets: [] });
+  model.applyLine(room, "NEWGAME ann", false);
+  assert.equal(room.found, null);
+});
+
+test("a chained claim reuses one card of the chain, two in ultrachain", () => {
+  assert.equal(model.chainReuse("chain"), 1);
+  assert.equal(model.chainReuse("ultrachain"), 2);
+  const room = model.newRoom();
+  model.applyLine(room, "CHAIN 1RFT 2RFT 1GFT 2GFT", false);
+  assert.deepEqual(room.chain, ["1RFT", "2RFT", "1GFT", "2GFT"]);
+});

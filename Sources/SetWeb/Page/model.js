@@ -98,7 +98,7 @@ function makeReplyTracker(shapes) {
 /** A room nobody has described yet. */
 function newRoom() {
   return {
-    name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [],
+    name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [], found: null,
     turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, countdown: null,
     started: null, proposal: null, locked: false, over: null, sheet: [], duration: null, fresh: new Set(),
   };
@@ -151,6 +151,10 @@ function applyLine(room, line, inSnapshot) {
     }
     case "DECK": room.deck = parseInt(w[1], 10) || 0; return true;
     case "CHAIN": room.chain = w[1] === "-" ? [] : w.slice(1); return true;
+    case "FOUND":  // puzzle: `FOUND <found> <total> <card>,<card>,<card> ...`
+      room.found = { found: parseInt(w[1], 10) || 0, total: parseInt(w[2], 10) || 0,
+        sets: w.slice(3).map((set) => set.split(",")) };
+      return true;
     case "TURN": room.turn = w[1] === "-" ? null : w[1]; return true;
     case "HOST": room.host = w[1]; return true;
     case "PLAYER":
@@ -168,7 +172,7 @@ function applyLine(room, line, inSnapshot) {
     case "UNLOCKED": room.locked = false; return true;
     case "NEWGAME":
       for (const p of room.players.values()) p.score = 0;
-      room.chain = []; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
+      room.chain = []; room.found = null; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
       room.duration = null; room.ready = new Set(); room.readyCount = null; room.countdown = null;
       return true;
     case "OVER":
@@ -264,6 +268,9 @@ function cardsPerClaim(mode) {
   if (mode === "ghostset") return 6;
   return ["ultra", "ultrachain", "ultra9", "4set", "4setjr"].includes(mode) ? 4 : 3;
 }
+
+/** Cards of the chain a claim reuses: 1 in chain mode, 2 in ultrachain (protocol.md). */
+function chainReuse(mode) { return mode === "ultrachain" ? 2 : 1; }
 
 /** Whether a mode's claim is a classic set of three (so the page's own set finder can show an example). */
 function isThreeCardSet(mode) { return cardsPerClaim(mode) === 3 && mode !== "memory"; }
@@ -363,6 +370,6 @@ if (typeof module === "object" && module.exports) {
   module.exports = {
     firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
     describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
-    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardPlaces,
+    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardPlaces, chainReuse,
   };
 }

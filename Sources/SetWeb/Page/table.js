@@ -121,6 +121,7 @@ function renderAll() {
   renderTitle();
   renderBoard();
   renderChain();
+  renderFound();
   renderScores();
   renderControls();
   renderWaiting();
@@ -185,12 +186,28 @@ function renderChain() {
   $("chain").hidden = !show;
   if (!show) return;
   const picked = new Set(selection.cards.filter((c) => !c.pos).map((c) => c.code));
+  const reuse = chainReuse(setMode());
+  $("chain-label").textContent = reuse === 1 ? "Chain: reuse one of" : "Chain: reuse " + reuse + " of";
+  $("chain-cards").style.gridTemplateColumns = "repeat(" + room.chain.length + ", 80px)";
   $("chain-cards").replaceChildren(...room.chain.map((code, i) => {
     const b = cardButton("", code, false);
     b.dataset.chain = String(i + 1);
     b.append(element("span", "pos", String(i + 1)));
     if (picked.has(code)) b.classList.add("sel");
     return b;
+  }));
+}
+
+/** Puzzle's sets found on this board (`FOUND`): how many of how many, and the found ones as small cards. */
+function renderFound() {
+  const found = room.found;
+  $("found").hidden = !(isSet() && found && room.status !== "waiting");
+  if ($("found").hidden) return;
+  $("found-count").textContent = "Found " + found.found + " of " + found.total + " sets on this board";
+  $("found-sets").replaceChildren(...found.sets.map((cards) => {
+    const item = element("span", "found-set");
+    item.append(...cards.map(miniCard));
+    return item;
   }));
 }
 
@@ -484,7 +501,11 @@ function onCardClick(b) {
     selection.cards.splice(index, 1);
     if (selection.cards.length === 0) selection.rev = null;
   } else {
-    if (b.dataset.chain && selection.cards.some((c) => !c.pos)) { toast("Reuse exactly one card of the chain."); return; }
+    const reuse = chainReuse(setMode());
+    if (b.dataset.chain && selection.cards.filter((c) => !c.pos).length >= reuse) {
+      toast(reuse === 1 ? "Reuse exactly one card of the chain." : "Reuse exactly " + reuse + " cards of the chain.");
+      return;
+    }
     if (selection.cards.length === 0) selection.rev = room.rev;
     selection.cards.push({ pos: pos || null, code });
   }
@@ -542,7 +563,7 @@ function onKey(event) {
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if ($("table").hidden) return;
   if (event.key === "Escape") { pendingZ = false; clearSelection(); renderBoard(); renderChain(); return; }
-  if (!/^[a-z1-3]$/i.test(event.key)) return;
+  if (!/^[a-z1-4]$/i.test(event.key)) return;
   let key = event.key.toLowerCase();
   // Past z (MegaSet's board reaches 48) positions are za…zv: a z waits for the next letter, and stands
   // for itself when z and that letter name no card.
@@ -553,7 +574,7 @@ function onKey(event) {
   } else if (key === "z" && room.board.length > 26) {
     pendingZ = true; event.preventDefault(); return;
   }
-  const b = /^[1-3]$/.test(key)
+  const b = /^[1-4]$/.test(key)
     ? document.querySelector(`#chain-cards [data-chain='${key}']`)
     : document.querySelector(`#board [data-pos='${key}']`);
   if (!b || b.disabled) return;
