@@ -1,3 +1,4 @@
+import SetGame
 import SetProtocol
 
 /// What `set-bench` was asked to do, parsed from its command line.
@@ -119,7 +120,8 @@ public struct BenchOptions: Equatable, Sendable {
                               0 is flat out)
           --mistakes RATE     share of claims that are wrong or stale on purpose (default 0.02)
           --game set|matchismo   game of the rooms (default set)
-          --mode M            SET mode of new rooms: normal, junior, chain, ultra
+          --mode M            SET mode of new rooms: normal, junior, chain, ultra, ultrachain,
+                              ultra9, megaset, ghostset, 4set, 4setjr, puzzle, shuffle, memory
           --seed N            seed for the bots' choices (default: from the clock)
           --json              print the report as one JSON object
           --idle              bots join and only answer pings (connection holding)
@@ -178,8 +180,9 @@ public struct BenchOptions: Equatable, Sendable {
                 options.game = game
             case "--mode":
                 let text = try value(flag).lowercased()
-                guard ["normal", "junior", "chain", "ultra"].contains(text) else {
-                    throw BenchOptionsError("--mode is normal, junior, chain or ultra, not '\(text)'")
+                guard SetMode(rawValue: text) != nil else {
+                    let modes = SetMode.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw BenchOptionsError("--mode is one of \(modes), not '\(text)'")
                 }
                 options.mode = text
             case "--seed": options.seed = try number(flag, UInt64.self, at: 0)

@@ -171,7 +171,7 @@ extension BotSession {
                 stats.value.sets += 1
                 let codes: [String]
                 if case .choose(let cards) = reply.okDetail { codes = cards } else { codes = [] }
-                let named = codes.compactMap { Card($0) }.sorted()
+                let named = codes.compactMap { try? Card(anyCode: $0) }.sorted()
                 if named != claim.cards.sorted() {
                     protocolError(
                         "\(who): OK CHOOSE \(codes.joined(separator: " ")) for a claim of \(claim.cards.map(\.code))"
@@ -180,8 +180,17 @@ extension BotSession {
                     protocolError("\(who): OK CHOOSE without its SET event before it")
                 }
             }
-        case (.valid, .stale?), (.wrong, .stale?), (.outOfTurn, .stale?):
-            if !boardChanged, view.status == .playing {
+        case (.explore, nil):
+            stats.value.sets += 1
+        case (.explore, .notSet?):
+            // What the positions turned over, as this bot's WRONG event (just before the reply) showed.
+            if !boardChanged, lastOwnWrong.count == claim.positions.count {
+                for (position, card) in zip(claim.positions, lastOwnWrong) { faceDownMemory[position] = card }
+            }
+        case (.valid, .stale?), (.wrong, .stale?), (.outOfTurn, .stale?), (.explore, .stale?):
+            // Puzzle: a set somebody found first on the same board is stale too.
+            let foundFirst = view.found.contains { Set($0) == Set(claim.cards) }
+            if !boardChanged, view.status == .playing, !foundFirst {
                 protocolError("\(who): STALE, but no newer board arrived")
             }
         case (_, .over?):
@@ -222,7 +231,8 @@ extension BotSession {
             return
         case .set(let who, let codes):
             checkSet(by: who, codes: codes, now: now)
-        case .wrong(let who, let penalty, _, _):
+        case .wrong(let who, let penalty, let codes, _):
+            if who == name { lastOwnWrong = codes.compactMap { try? Card(anyCode: $0) } }
             if penalty < 0 { protocolError("\(name): WRONG \(who) with a negative penalty \(penalty)") }
             expectedScores[who] = score(of: who) - penalty
         case .chose(let who, let points, let text):
@@ -243,12 +253,17 @@ extension BotSession {
             scores[who] = score
         case .left(let who):
             scores[who] = nil
-        case .board(let revision, _):
-            if !isBoardFresh, revision <= view.revision {
+        case .board(let revision, let cards):
+            // Memory: a board that shrank closed its gaps by moving cards, so positions seen mean nothing.
+            if cards.count < view.board.count { faceDownMemory = [:] }
+            // Puzzle's board stays, revision and all, while its sets are found.
+            if !isBoardFresh,
+                revision < view.revision || (revision == view.revision && !view.setMode.isPuzzle)
+            {
                 protocolError("\(name): board revision went from \(view.revision) to \(revision)")
             }
             isBoardFresh = false
-            if case .board(_, let cards) = line, !cards.isEmpty { stats.value.dealtBoards += 1 }
+            if !cards.isEmpty { stats.value.dealtBoards += 1 }
             if view.game == .set, !view.board.isEmpty {
                 let cards = view.setCards.compactMap { $0 }
                 if cards.count == view.board.count {
@@ -340,17 +355,19 @@ extension BotSession {
     /// reported instead of ignored.
     static let knownVerbs: Set<String> = [
         "SETD", "ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "TURN", "PLAYER", "JOINED", "LEFT", "SET",
-        "WRONG", "CHOSE", "CHAT", "NEWGAME", "VOTE", "OVER", "HINT",
+        "WRONG", "CHOSE", "CHAT", "NEWGAME", "VOTE", "OVER", "HINT", "FOUND", "CLOCK",
     ]
 
     private func checkSet(by who: String, codes: [String], now: UInt64) {
-        let cards = codes.compactMap { Card($0) }
+        let cards = codes.compactMap { try? Card(anyCode: $0) }
         let mode = view.setMode
+        // Memory: the cards taken leave the bot's memory (new face-down cards lie where they were).
+        faceDownMemory = faceDownMemory.filter { !cards.contains($0.value) }
         if cards.count != codes.count {
             protocolError("\(name): SET \(who) with an unreadable card: \(codes)")
         } else if !mode.isValidClaim(cards) {
             protocolError("\(name): SET \(who) \(codes) is not a valid claim in \(mode.rawValue) mode")
-        } else {
+        } else if !view.isFaceDown {
             let board = view.setCards
             if let missing = cards.first(where: { !board.contains($0) && !view.chain.contains($0) }) {
                 protocolError("\(name): SET \(who) names \(missing.code), which is not on the board")

@@ -12,6 +12,7 @@ extension BotSession {
         scores = [:]
         lastOwnSet = nil
         memory = [:]
+        faceDownMemory = [:]
         earlier = nil
         hasSeenWaiting = false
     }
@@ -146,17 +147,20 @@ extension BotSession {
         var claim: PendingClaim
         let command: Command
         if view.game == .set {
-            guard
-                let plan = BotStrategy.planClaim(
-                    in: view, earlier: earlier, mistakes: options.mistakes, using: &rng)
-            else { return }
+            let planned =
+                view.isFaceDown
+                ? BotStrategy.planMemoryClaim(in: view, remembered: faceDownMemory, using: &rng)
+                : BotStrategy.planClaim(in: view, earlier: earlier, mistakes: options.mistakes, using: &rng)
+            guard let plan = planned else { return }
             let intent: ClaimIntent =
                 switch plan.intent {
                 case .valid: .valid
                 case .wrong: .wrong
                 case .stale: .stale
+                case .explore: .explore
                 }
             claim = PendingClaim(intent: intent, revision: plan.revision, cards: plan.cards)
+            claim.positions = plan.picks.compactMap { if case .position(let p) = $0 { p } else { nil } }
             command = plan.command
         } else {
             guard let position = matchismoPosition() else { return }
@@ -177,7 +181,7 @@ extension BotSession {
         send(command, claim: claim, now: now)
         claimInFlight = true
         stats.value.claims += 1
-        if claim.intent != .valid { stats.value.mistakes += 1 }
+        if claim.intent != .valid && claim.intent != .explore { stats.value.mistakes += 1 }
     }
 
     private func matchismoPosition() -> Int? {

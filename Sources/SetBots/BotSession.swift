@@ -45,12 +45,16 @@ final class BotSession {
         case stale
         /// A Matchismo choice out of turn, on purpose.
         case outOfTurn
+        /// Memory: face-down cards turned over to see them; a set or `NOTSET` are both fine.
+        case explore
     }
 
     struct PendingClaim: Equatable {
         var intent: ClaimIntent
         var revision: Int
         var cards: [Card]
+        /// The positions named, in memory (where the cards turned over will be remembered).
+        var positions: [Int] = []
         /// How many `NEWGAME`s the bot had seen when it claimed: revisions restart at 1 each game, so
         /// the revision alone does not say which board a claim meant.
         var game = 0
@@ -105,6 +109,11 @@ final class BotSession {
     var claimInFlight = false
     var earlier: BotStrategy.EarlierBoard?
     var memory: [Int: PlayingCard] = [:]
+    /// Memory (SET): the face-down cards this bot has seen turned over, by position.
+    var faceDownMemory: [Int: Card] = [:]
+    /// The cards of this bot's last `WRONG` event, in the order it named them: in memory, what its
+    /// positions turned over.
+    var lastOwnWrong: [Card] = []
     var expectedScores: [String: Int] = [:]
     /// Every seated player's score as last shown, by name: the view keeps them in an array, and a full
     /// room would otherwise cost a linear search per line.

@@ -14,6 +14,8 @@ public enum BotStrategy {
         case wrong
         /// A set seen on an older board, on purpose; the server must answer `STALE`.
         case stale
+        /// Memory: face-down cards turned over to see what they are; a set or `NOTSET` both fit.
+        case explore
     }
 
     /// A claim to send as `CHOOSE <picks> @<revision>`.
@@ -61,11 +63,46 @@ public enum BotStrategy {
         let slots = view.setCards
         guard slots.allSatisfy({ $0 != nil }) else { return [] }
         let cards = slots.map { $0! }
-        var position = [Int](repeating: -1, count: 81)
+        var position = [Int](repeating: -1, count: Card.universe.count)
         for (i, card) in cards.enumerated() { position[card.index] = i }
-        return view.setMode.claims(on: cards, chain: view.chain).map { claim in
+        var claims = view.setMode.claims(on: cards, chain: view.chain)
+        if view.setMode.isPuzzle, !view.found.isEmpty {
+            // Puzzle: a claim found before on this board is taken; only the others are left to find.
+            let found = Set(view.found.map(Set.init))
+            claims.removeAll { found.contains(Set($0)) }
+        }
+        return claims.map { claim in
             claim.map { card in position[card.index] >= 0 ? .position(position[card.index]) : .card(card) }
         }
+    }
+
+    /// Memory's claim: a set among the face-down cards `remembered` (seen turned over, by position) if
+    /// there is one, else three positions to turn over, unseen ones first, to learn what lies there.
+    public static func planMemoryClaim(
+        in view: GameView, remembered: [Int: Card], using generator: inout SeededGenerator
+    ) -> Claim? {
+        guard view.game == .set, view.status == .playing, view.board.count >= 3 else { return nil }
+        let known = remembered.filter { $0.key < view.board.count }.sorted { $0.key < $1.key }
+        let cards = known.map(\.value)
+        if let set = view.setMode.claims(on: cards, chain: nil).first {
+            let positions = set.map { card in known.first { $0.value == card }!.key }
+            return Claim(
+                picks: positions.map(Selection.Pick.position), cards: set, revision: view.revision,
+                intent: .valid)
+        }
+        var unseen = view.board.indices.filter { remembered[$0] == nil }
+        var seen = known.map(\.key)
+        var positions: [Int] = []
+        while positions.count < 3 {
+            if !unseen.isEmpty {
+                positions.append(unseen.remove(at: generator.next(below: unseen.count)))
+            } else {
+                positions.append(seen.remove(at: generator.next(below: seen.count)))
+            }
+        }
+        return Claim(
+            picks: positions.map(Selection.Pick.position), cards: [], revision: view.revision,
+            intent: .explore)
     }
 
     /// The claim a bot makes when its think time is up, or `nil` when it sees nothing to claim.

@@ -2,7 +2,7 @@
 ///
 /// A mode is a deck, a kind of claim (``SetKind``), how many cards are dealt, and a flow: the classic one
 /// (take the claim, refill, deal three more while no claim is possible) or one of chain, puzzle, shuffle
-/// and memory. The modes after `ultra` follow the rules of Set with Forks; rooms offer only ``offered``.
+/// and memory. The modes after `ultra` follow the rules of Set with Forks; rooms offer every one.
 public enum SetMode: String, CaseIterable, Sendable {
     /// The classic game: 81 cards, claims of three.
     case normal
@@ -31,9 +31,10 @@ public enum SetMode: String, CaseIterable, Sendable {
     /// The cards lie face down; a claim turns three over, and a miss turns them back.
     case memory
 
-    /// The modes a room may be created with: the ones protocol.md, the page, set-cli and the bots can
-    /// show today. The others are rules only, until the protocol can show their cards and flows.
-    public static let offered: [SetMode] = [.normal, .junior, .chain, .ultra]
+    /// The modes a room may be created with: every one, now that the protocol shows their cards
+    /// (MegaSet's and 4Set's codes, memory's `??`) and their flows (puzzle's `FOUND`, shuffle's new
+    /// revision), in the order `STATS` lists them.
+    public static let offered: [SetMode] = allCases
 
     /// Whether rooms may be created with this mode (see ``offered``).
     public var isOffered: Bool { Self.offered.contains(self) }

@@ -21,7 +21,7 @@ extension Command {
         (.ready, "READY"),
         (.start, "START"),
         (.stats, "STATS [<name>]"),
-        (.top, "TOP [normal|junior|chain|ultra|matchismo]"),
+        (.top, "TOP [<mode>|matchismo]"),
         (.kick, "KICK <name> [<reason>]"),
         (.lock, "LOCK"),
         (.unlock, "UNLOCK"),

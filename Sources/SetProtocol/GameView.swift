@@ -19,10 +19,10 @@ public struct GameView: Sendable {
     public enum Slot: Equatable, Sendable {
         /// A SET card.
         case set(Card)
-        /// A Matchismo card face up, or face down when `nil`; `isMatched` when it is out of play.
+        /// A Matchismo card face up, or face down when `nil`; `isMatched` when it is out of play. A SET
+        /// memory board's face-down cards (`??`) are `playing(nil, isMatched: false)` too: a face-down card
+        /// looks the same whatever the game.
         case playing(PlayingCard?, isMatched: Bool)
-        /// A SET card lying face down (`??`, memory mode): its code is hidden until a claim turns it over.
-        case faceDown
         /// A code this client cannot read; counted as a protocol error.
         case unreadable(String)
     }
@@ -45,6 +45,13 @@ public struct GameView: Sendable {
     public var chain: [Card] = []
     /// Whose turn (Matchismo).
     public var turn: String?
+    /// In puzzle, the claims found on this board (`FOUND`), and how many claims it holds in all.
+    public var found: [[Card]] = []
+    /// In puzzle, how many claims the board holds, found or not (`FOUND`).
+    public var foundTotal = 0
+    /// A timed or practice game's play time in milliseconds when the last `CLOCK` line came, and whether
+    /// it was running; `nil` before any.
+    public var clock: (milliseconds: Int, isRunning: Bool)?
     /// Seated players in join order.
     public var players: [Player] = []
     /// The final scores, once the game is over.
@@ -86,6 +93,11 @@ public struct GameView: Sendable {
     /// this client does not know.
     public var setMode: SetMode { options["mode"].flatMap(SetMode.init(rawValue:)) ?? .normal }
 
+    /// Whether the board's cards lie face down (memory): positions are all a player can name.
+    public var isFaceDown: Bool {
+        game == .set && board.contains { if case .playing(nil, _) = $0 { true } else { false } }
+    }
+
     /// Every valid set on the board, as positions, ignoring chain and ultra rules.
     public var setsOnBoard: [[Int]] {
         let cards = setCards
@@ -116,6 +128,11 @@ public struct GameView: Sendable {
             deckCount = n
         case .chain(let codes):
             chain = codes.compactMap { try? Card(anyCode: $0) }
+        case .found(let total, let claims):
+            foundTotal = total
+            found = claims.map { $0.compactMap { try? Card(anyCode: $0) } }
+        case .clock(let ms, let isRunning):
+            clock = (ms, isRunning)
         case .turn(let name):
             turn = name == "-" ? nil : name
         case .player(let name, let score, let isOnline):
@@ -131,6 +148,7 @@ public struct GameView: Sendable {
             players = players.map { Player(name: $0.name, score: 0, isOnline: $0.isOnline) }
             finalScores = nil
             chain = []
+            (found, foundTotal, clock) = ([], 0, nil)
             (scoreSheet, gameDuration, countdown, readyCount) = ([], nil, nil, nil)
             (startedAt, proposal) = (nil, nil)
         case .over(let scores):
@@ -186,9 +204,7 @@ public struct GameView: Sendable {
             }
             return .unreadable(code)
         }
-        // Every deck's codes (MegaSet's borders, 4Set's fourth values): a room says its mode, but a card
-        // is read the same in every deck, so the view need not know it.
-        if code == "??" { return .faceDown }
+        if code == "??" { return .playing(nil, isMatched: false) }  // memory's face-down card
         if let card = try? Card(anyCode: code) { return .set(card) }
         return .unreadable(code)
     }

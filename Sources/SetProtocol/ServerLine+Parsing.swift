@@ -70,6 +70,10 @@ private struct Parser {
     static let deckKey = key("DECK".utf8)
     static let chainKey = key("CHAIN".utf8)
     static let turnKey = key("TURN".utf8)
+    static let foundKey = key("FOUND".utf8)
+    static let clockKey = key("CLOCK".utf8)
+    static let runningKey = key("running".utf8)
+    static let pausedKey = key("paused".utf8)
     static let playerKey = key("PLAYER".utf8)
     static let joinedKey = key("JOINED".utf8)
     static let leftKey = key("LEFT".utf8)
@@ -206,6 +210,21 @@ private struct Parser {
             return .chain(key(1) == Self.dashKey ? [] : (1..<count).map(word))
         case Self.turnKey where count == 2:
             return .turn(word(1))
+        case Self.foundKey where count >= 3:
+            guard let found = int(word: 1), let total = int(word: 2), found == count - 3 else { return nil }
+            return .found(
+                total: total,
+                claims: (3..<count).map { k in
+                    // At the comma byte, as every field is split: never at `Character`s.
+                    UnsafeBufferPointer(rebasing: b[words[k]]).split(separator: 0x2C).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                })
+        case Self.clockKey where count == 3:
+            guard let ms = int(word: 1), key(2) == Self.runningKey || key(2) == Self.pausedKey else {
+                return nil
+            }
+            return .clock(milliseconds: ms, isRunning: key(2) == Self.runningKey)
         case Self.joinedKey where count == 2:
             return .joined(word(1))
         case Self.leftKey where count == 2:

@@ -24,6 +24,12 @@ public enum ServerLine: Equatable, Sendable {
     case chain([String])
     /// `TURN <name>`: whose turn it is (Matchismo), `-` for nobody.
     case turn(String)
+    /// `FOUND <found> <total> <card>,<card>,<card> ...`: in puzzle, how many claims of the board were
+    /// found, how many it holds, and the found ones, each as its codes joined by commas.
+    case found(total: Int, claims: [[String]])
+    /// `CLOCK <ms> running|paused`: a timed or practice game's play time so far (pauses left out) and
+    /// whether it is running.
+    case clock(milliseconds: Int, isRunning: Bool)
     /// `PLAYER <name> <score> <online|away>`.
     case player(name: String, score: Int, isOnline: Bool)
     /// `JOINED <name>`.
@@ -117,6 +123,10 @@ extension ServerLine {
         case .deck(let n): return "DECK \(n)"
         case .chain(let cards): return "CHAIN " + (cards.isEmpty ? "-" : cards.joined(separator: " "))
         case .turn(let name): return "TURN \(name)"
+        case .found(let total, let claims):
+            return (["FOUND", "\(claims.count)", "\(total)"] + claims.map { $0.joined(separator: ",") })
+                .joined(separator: " ")
+        case .clock(let ms, let isRunning): return "CLOCK \(ms) \(isRunning ? "running" : "paused")"
         case .player(let name, let score, let isOnline):
             return "PLAYER \(name) \(score) \(isOnline ? "online" : "away")"
         case .joined(let name): return "JOINED \(name)"
@@ -207,7 +217,9 @@ extension ServerLine {
     /// Whether this is one of the lines a room's snapshot is made of.
     public var isSnapshot: Bool {
         switch self {
-        case .room, .options, .board, .deck, .chain, .turn, .player, .host, .started, .proposal: return true
+        case .room, .options, .board, .deck, .chain, .turn, .found, .clock, .player, .host, .started,
+            .proposal:
+            return true
         default: return false
         }
     }

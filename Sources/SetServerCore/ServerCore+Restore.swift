@@ -130,7 +130,7 @@ extension ServerCore {
         case .claim(let name, let player, let time, let codes):
             var cards: [Card] = []
             for code in codes {
-                guard let card = Card(code) else {
+                guard let card = try? Card(anyCode: code) else {
                     throw JournalFormatError(description: "'\(code)' is not a card")
                 }
                 cards.append(card)

@@ -148,7 +148,7 @@ public enum CardArt {
                 border = .dotted
                 borderStyle = .dim
             }
-        case .playing(nil, _), .faceDown:
+        case .playing(nil, _):
             inner = StyledText("░░░░░░░", .dim)
         case .unreadable(let code):
             inner = centred(StyledText(TextRules.sanitized(code)), in: 7)
@@ -227,7 +227,7 @@ public enum CardArt {
             text.append(
                 StyledText((isMatched ? "=" : "") + card.symbol, isMatched ? .dim : style(card)).padded(
                     to: art + 1))
-        case .playing(nil, _), .faceDown:
+        case .playing(nil, _):
             text.append(StyledText("░░░", .dim).padded(to: art + 1))
         case .unreadable(let code):
             text.append(StyledText(TextRules.sanitized(code)).padded(to: art + 1))

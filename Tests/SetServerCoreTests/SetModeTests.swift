@@ -70,24 +70,4 @@ import Testing
             board = try #require(BoardView.last(in: reply.lines))
         }
     }
-
-    /// The later modes are rules only until the protocol and the clients can show them: no room is made
-    /// with one, by JOIN or by NEW, and the ones offered are exactly the first four.
-    @Test func onlyTheOfferedModesMakeRooms() throws {
-        #expect(SetMode.offered == [.normal, .junior, .chain, .ultra])
-        let server = EmbeddedServer()
-        defer { server.stop() }
-        let (ann, _) = try server.player("ann", room: "home")
-        for mode in SetMode.allCases where !mode.isOffered {
-            let join = try ann.request("JOIN later mode=\(mode.rawValue)")
-            #expect(join.final.hasPrefix("ERR JOIN BADOPTION mode="), "\(mode): \(join)")
-            let new = try ann.request("NEW mode=\(mode.rawValue)")
-            #expect(new.final.hasPrefix("ERR NEW BADOPTION mode="), "\(mode): \(new)")
-        }
-        #expect(try ann.request("ROOMS").lines == ["ROOM home set 1 playing"])
-        for mode in SetMode.offered {
-            #expect(
-                try ann.request("JOIN \(mode.rawValue)-room mode=\(mode.rawValue)").isOK("JOIN"), "\(mode)")
-        }
-    }
 }

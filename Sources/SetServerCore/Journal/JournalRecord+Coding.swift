@@ -324,7 +324,10 @@ extension RecordReader {
     mutating func setCards() throws(Malformed) -> [Card] {
         var cards: [Card] = []
         for code in try list() {
-            guard let card = Card(code) else { throw Malformed(description: "'\(code)' is not a card") }
+            // Any deck's code: MegaSet's and 4Set's cards read as the classic ones always did.
+            guard let card = try? Card(anyCode: code) else {
+                throw Malformed(description: "'\(code)' is not a card")
+            }
             cards.append(card)
         }
         return cards
@@ -418,10 +421,13 @@ extension RoomSnapshot {
             out.append(code)
             out.append(time)
         }
+        // The later modes' play (puzzle's found sets, a pause, time called, the time spent paused) comes
+        // last, only when there is some, so a room of the first modes writes what it always wrote.
+        let play = playSection
         // Written only when set, so a snapshot without a countdown reads in a setd from before it.
-        if night.isCountingDown || !night.bans.isEmpty { out.append(night.isCountingDown) }
+        if night.isCountingDown || !night.bans.isEmpty || play != nil { out.append(night.isCountingDown) }
         // Likewise the kicks that expire: a `bans` section only when there are some.
-        if !night.bans.isEmpty {
+        if !night.bans.isEmpty || play != nil {
             out.append("bans")
             out.append(night.bans.count)
             for ban in night.bans {
@@ -430,6 +436,25 @@ extension RoomSnapshot {
                 out.append(time: ban.until)
             }
         }
+        if let play {
+            out.append("play")
+            out.append(play.found.count)
+            for claim in play.found { out.append(list: claim.map(\.code)) }
+            out.append(play.isPaused)
+            out.append(play.isTimeUp)
+            out.append(time: night.pausedSeconds)
+            out.append(night.pausedAt != nil)
+            out.append(time: night.pausedAt ?? 0)
+        }
+    }
+
+    /// The game's play beyond the first modes' (see ``write(to:)``), or `nil` when there is none to keep.
+    private var playSection: (found: [[Card]], isPaused: Bool, isTimeUp: Bool)? {
+        guard case .set(let state) = game else { return nil }
+        let hasPlay =
+            !state.foundClaims.isEmpty || state.isPaused || state.isTimeUp || night.pausedSeconds != 0
+            || night.pausedAt != nil
+        return hasPlay ? (state.foundClaims, state.isPaused, state.isTimeUp) : nil
     }
 
     init(reading r: inout RecordReader) throws(RecordReader.Malformed) {
@@ -450,7 +475,7 @@ extension RoomSnapshot {
         switch try r.text() {
         case "set":
             let modeName = try r.text()
-            guard let mode = SetMode(rawValue: modeName), mode.isOffered else {
+            guard let mode = SetMode(rawValue: modeName) else {
                 throw RecordReader.Malformed(description: "'\(modeName)' is not a mode")
             }
             let options = SetGame.Options(mode: mode, wrongClaimPenalty: try r.int())
@@ -547,6 +572,20 @@ extension RoomSnapshot {
             night.bans.append(
                 RoomSnapshot.KickBan(name: try r.text(), address: try r.text(), until: try r.time()))
         }
+        guard !r.isAtEnd else { return }
+        let play = try r.text()
+        guard play == "play", case .set(var state) = game else {
+            throw RecordReader.Malformed(description: "'\(play.prefix(20))' where a SET game's play goes")
+        }
+        state.foundClaims = []
+        for _ in 0..<(try r.count()) { state.foundClaims.append(try r.setCards()) }
+        state.isPaused = try r.bool()
+        state.isTimeUp = try r.bool()
+        night.pausedSeconds = try r.time()
+        let isPausing = try r.bool()
+        let pausedAt = try r.time()
+        night.pausedAt = isPausing ? pausedAt : nil
+        game = .set(state)
     }
 }
 

@@ -185,6 +185,11 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var tally = GameTally()
         /// Whether the countdown to the deal was under way (absent from snapshots written before it).
         public var isCountingDown = false
+        /// Seconds the current game spent paused before the pause under way, if any (practice games):
+        /// a timed game's clock leaves them out.
+        public var pausedSeconds = 0.0
+        /// Unix time the current pause began, while the game is paused.
+        public var pausedAt: Double?
 
         /// Creates a room's state; with no arguments, that of a room made before these features: playing,
         /// no host known.

@@ -1,7 +1,8 @@
 import Foundation
+import SetGame
 import SetProtocol
 
-/// Every name's totals and rating, per mode (`normal`, `junior`, `chain`, `ultra`, `matchismo`), kept
+/// Every name's totals and rating, per mode (each SET mode, then `matchismo`), kept
 /// across games and, through the journal, across restarts.
 ///
 /// Ratings follow Set with Friends' formula over the players seated at `OVER`: Qᵢ = 10^(Rᵢ/800),
@@ -34,7 +35,7 @@ final class RatingBook {
     /// How many names `TOP` lists.
     static let topCount = 10
     /// The modes a rating is kept for, in the order `STATS` lists them.
-    static let modes = ["normal", "junior", "chain", "ultra", "matchismo"]
+    static let modes = SetMode.allCases.map(\.rawValue) + ["matchismo"]
 
     private(set) var entries: [String: [String: Entry]] = [:]
     /// Each name's rating gains in each mode within an hour of its latest, oldest first, with the time

@@ -27,10 +27,9 @@ extension Room {
             case .position(let position):
                 selection.picks.append(.position(position))
             case .code(let code):
-                do {
-                    selection.picks.append(.card(try Card(code: code)))
-                } catch {
-                    return .failure(ProtocolError(.choose, .args, "\(error)"))
+                switch (setGame?.options.mode ?? .normal).card(code: code) {
+                case .success(let card): selection.picks.append(.card(card))
+                case .failure(let error): return .failure(error)
                 }
             }
         }
@@ -65,6 +64,7 @@ extension Room {
             var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
+            if let found = foundLine { lines.append(found) }
             if isOver { lines += finishGame() }
             broadcast(lines)
             return .success(.choose(cards: taken.cards.map(\.code)))
@@ -164,7 +164,9 @@ extension Room {
         guard let claim = setGame.possibleClaims.first,
             let position = claim.lazy.compactMap({ setGame.board.firstIndex(of: $0) }).first
         else { return .failure(ProtocolError(.hint, .over, "no set on the board")) }
-        return .success(.hint(position: SetGame.positionName(position), card: setGame.board[position].code))
+        // A face-down card keeps its secret: memory's hint names the position only.
+        let card = setGame.options.mode.dealsFaceDown ? "??" : setGame.board[position].code
+        return .success(.hint(position: SetGame.positionName(position), card: card))
     }
 
     /// Handles `NEW`: restarts at once when the game is over or the asker is alone online, otherwise
@@ -274,7 +276,17 @@ extension Room {
 extension Room {
     /// Re-applies a journaled SET claim while restoring; the rules judge it exactly as they did then.
     func replayClaim(by player: String, cards: [Card], at time: Double) throws(JournalFormatError) {
-        guard let outcome = updateSetGame({ $0.claim(.cards(cards), by: player) }) else {
+        // Memory's face-down cards are turned over where they lie: the claim names their positions.
+        let selection: Selection
+        if let game = setGame, game.options.mode.dealsFaceDown {
+            selection = Selection(
+                cards.map { card in
+                    game.board.firstIndex(of: card).map(Selection.Pick.position) ?? .card(card)
+                })
+        } else {
+            selection = .cards(cards)
+        }
+        guard let outcome = updateSetGame({ $0.claim(selection, by: player) }) else {
             throw JournalFormatError(description: "a SET claim in Matchismo room \(name)")
         }
         switch outcome {

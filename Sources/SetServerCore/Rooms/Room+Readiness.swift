@@ -123,6 +123,7 @@ extension Room {
         deal(at: now.wall, uptime: now.uptime)
         var dealt: [ServerLine] = [roomLine, boardLine, deckLine]
         if let chain = chainLine { dealt.append(chain) }
+        if let found = foundLine { dealt.append(found) }
         if case .matchismo = game { dealt.append(turnLine) }
         if let started = startedLine { dealt.append(started) }
         broadcast(dealt)

@@ -315,9 +315,12 @@ final class Room {
         if isWaiting { return .board(revision: revision, cards: []) }
         switch game {
         case .set(let game):
+            // Memory's cards lie face down: `??`, as Matchismo's face-down cards are sent.
             return .board(
                 revision: game.revision,
-                cards: game.board.enumerated().map { (SetGame.positionName($0.offset), $0.element.code) })
+                cards: game.faceUpBoard.enumerated().map {
+                    (SetGame.positionName($0.offset), $0.element?.code ?? "??")
+                })
         case .matchismo(let game):
             return .board(
                 revision: game.revision,
@@ -347,8 +350,16 @@ final class Room {
     }
 
     var chainLine: ServerLine? {
-        guard case .set(let game) = game, game.options.mode == .chain else { return nil }
+        guard case .set(let game) = game, game.options.mode.chainReuse != nil else { return nil }
         return .chain(game.chainCards?.map(\.code) ?? [])
+    }
+
+    /// Puzzle's `FOUND` line: the claims found on this board so far and how many it holds; `nil` in the
+    /// other modes, and while the room waits (nothing is dealt).
+    var foundLine: ServerLine? {
+        guard case .set(let game) = game, game.options.mode.isPuzzle, !isWaiting else { return nil }
+        let total = game.foundClaims.count + game.possibleClaims.count
+        return .found(total: total, claims: game.foundClaims.map { $0.map(\.code) })
     }
 
     /// `OVER` with the scores of everyone seated, best first, ties in join order.
@@ -364,6 +375,7 @@ final class Room {
     var snapshot: [ServerLine] {
         var lines: [ServerLine] = [roomLine, .options(options.pairs), boardLine, deckLine]
         if let chain = chainLine { lines.append(chain) }
+        if let found = foundLine { lines.append(found) }
         if case .matchismo = game { lines.append(turnLine) }
         lines += seats.map(playerLine)
         if let host { lines.append(.host(host)) }

@@ -15,6 +15,9 @@ struct RoomOptions: Equatable, Sendable {
     /// `start=now` (the default) deals at once, as nc sessions expect.
     var startsWhenReady = false
 
+    /// The modes `mode=` takes, as its `BADOPTION` lists them.
+    static let modeNames = SetMode.offered.map(\.rawValue).joined(separator: ", ")
+
     /// Longest password, so a password fits comfortably in a command line.
     static let maximumPasswordLength = 64
 
@@ -63,9 +66,8 @@ struct RoomOptions: Equatable, Sendable {
                 }
                 result.password = sealing?(value)
             case (.set, "mode"):
-                // Only the modes the protocol and the clients can show yet (SetMode.offered).
                 guard let mode = SetMode(rawValue: value.lowercased()), mode.isOffered else {
-                    return bad("normal, junior, chain or ultra")
+                    return bad(Self.modeNames)
                 }
                 result.set.mode = mode
             case (.set, "penalty"):

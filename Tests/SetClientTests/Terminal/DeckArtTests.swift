@@ -105,7 +105,7 @@ import Testing
     @Test("Memory's board: 21 cards face down, hatched, none readable as a protocol error")
     func memoryBoard() {
         let view = Self.view(mode: "memory", Array(repeating: "??", count: 21))
-        #expect(view.board.allSatisfy { $0 == .faceDown })
+        #expect(view.board.allSatisfy { $0 == .playing(nil, isMatched: false) })
         #expect(view.protocolErrorCount == 0)
         #expect(
             Self.drawn(view, columns: 80, isCompact: false)
