@@ -49,6 +49,13 @@ def play(driver, base, mode, args):
         wait_for(driver, "the page's board to match the server's",
                  lambda: page_board(driver) == watcher.board and driver.execute_script(
                      "return !document.querySelector('#board .card.claiming')"))
+        # Puzzle: the page shows what the last FOUND line said before the next claim.
+        if mode == "puzzle" and watcher.lines and any(l.startswith("FOUND ") for l in watcher.lines):
+            last = next(l for l in reversed(watcher.lines) if l.startswith("FOUND ")).split()
+            wanted = f"Found {last[1]} of {last[2]} sets on this board"
+            wait_for(driver, f"puzzle's {wanted!r} (the page says "
+                     f"{driver.find_element('id', 'found-count').text!r}; lines {watcher.lines[-6:]})",
+                     lambda: driver.find_element("id", "found-count").text == wanted)
         for pick in claim:
             if pick.isdigit():  # a chain card, by its number
                 driver.find_element("css selector", f"#chain-cards [data-chain='{pick}']").click()

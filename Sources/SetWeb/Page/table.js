@@ -366,7 +366,7 @@ function onEvent(line) {
   const word = w[0];
   const wasStatus = room.status;
   const hinted = room.hinted;
-  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
+  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "FOUND", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
     if (!applyLine(room, line, false)) return;
     if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
     if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
