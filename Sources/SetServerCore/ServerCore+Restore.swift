@@ -159,7 +159,7 @@ extension ServerCore {
             }
             archive.keep(game, of: name)
         case .ready, .unready, .deal, .stale, .lock, .kick, .allow, .gain, .rating, .nameClaim, .vote,
-            .countdown, .nameKey, .nameUsed, .nameFree:
+            .countdown, .nameKey, .nameUsed, .nameFree, .recordEvent, .rematch, .standingsReset:
             try replayNight(record, in: rooms)
         }
     }

@@ -232,8 +232,33 @@ public struct ScreenRenderer: Sendable {
         if let duration = night.duration {
             footer.append("Game length \(GameNight.clock(milliseconds: duration)) · ")
         }
-        footer.append("/new plays again", .dim)
+        if let rematch = night.rematch {
+            footer.append("/rematch plays again (\(rematch.offers) of \(rematch.needed) agree)", .bold)
+        } else {
+            footer.append("/rematch plays again with everyone", .dim)
+        }
         lines.append(footer)
+        if !night.standings.isEmpty {
+            lines.append(StyledText())
+            lines.append(
+                StyledText(
+                    "Tonight — \(night.standingsGames) game\(night.standingsGames == 1 ? "" : "s") (3/2/1 points by place)",
+                    TextStyle(colour: .yellow, isBold: true)))
+            lines.append(
+                StyledText(
+                    "   Player           " + cell("Points", 7) + cell("Wins", 6) + cell("Games", 7)
+                        + cell("Sets", 6)
+                        + cell("Best", 9), .bold))
+            for row in night.standings {
+                var line = StyledText(cell("\(row.place)", 2) + " ")
+                line.append(
+                    StyledText(TextRules.sanitized(row.name), row.name == me ? .bold : .plain).padded(to: 17))
+                line.append(
+                    cell(String(row.points), 7) + cell(String(row.wins), 6) + cell(String(row.games), 7)
+                        + cell(String(row.sets), 6) + cell(GameNight.seconds(row.bestMs), 9))
+                lines.append(line)
+            }
+        }
         return lines
     }
 

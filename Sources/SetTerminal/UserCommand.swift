@@ -38,6 +38,10 @@ public enum UserCommand: Equatable, Sendable {
     case allow(name: String)
     /// `/record <game-id>`: a finished game's record (its id is on `/history`'s game headers).
     case record(id: String)
+    /// `/rematch`: after the game, offer to play again with the same players.
+    case rematch
+    /// `/standings [csv|reset]`: the room's standings for the night (the host may reset them).
+    case standings(Command.StandingsRequest)
     /// `/stats [<name>]`: a name's totals and ratings (yours without one).
     case stats(String?)
     /// `/top [<mode>]`: the best ratings of a mode.
@@ -95,6 +99,8 @@ public enum UserCommand: Equatable, Sendable {
         "/hint             one card of a set on the board",
         "/ready, /unready  ready to play (the game starts when everyone is), or not after all",
         "/new [mode] [opt=value]  a new game (/new 4set); while a vote runs, /new alone agrees",
+        "/rematch          after a game: play again, same players (starts when everyone agrees)",
+        "/standings [csv]  the night's standings: points 3/2/1 by place, wins, sets, best time",
         "/history [room]   everything taken this game and the games before, scrollable",
         "/record <game-id> a finished game's record: who took what, when (ids: /history)",
         "/stats [name]     totals and rating per mode; /top [mode] the best ratings",
@@ -108,6 +114,7 @@ public enum UserCommand: Equatable, Sendable {
         "/kick <name> [reason]   send a player out of the room (for 10 min), saying why",
         "/allow <name>     let a kicked player back in now",
         "/lock, /unlock    close the room to new players, or open it again",
+        "/standings reset  start the night's standings again",
         "/reconnect        drop the connection and make it again (keeps your seat)",
         "/quit             leave and close (also Ctrl-C, Ctrl-D)",
         "?                 this help",
@@ -186,6 +193,12 @@ public enum UserCommand: Equatable, Sendable {
         case "/ready", "/r": return noArgs(.ready)
         case "/unready", "/notready": return noArgs(.unready)
         case "/lock": return noArgs(.lock)
+        case "/rematch", "/again": return noArgs(.rematch)
+        case "/standings":
+            guard args.count <= 1,
+                let request = Command.StandingsRequest(rawValue: args.first?.lowercased() ?? "")
+            else { return .failure(InputError("usage: /standings [csv|reset]")) }
+            return .success(.standings(request))
         case "/unlock": return noArgs(.unlock)
         case "/record":
             guard let id = args.first, args.count == 1 else {

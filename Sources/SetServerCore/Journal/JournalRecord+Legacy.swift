@@ -14,7 +14,8 @@ extension JournalRecord {
         switch self {
         // Snapshots and the game-night records came after this format: never written in it.
         case .header, .snapshot, .ready, .unready, .deal, .stale, .lock, .kick, .allow, .gain, .rating,
-            .nameClaim, .vote, .countdown, .nameKey, .nameUsed, .nameFree, .token,
+            .nameClaim, .vote, .countdown, .nameKey, .nameUsed, .nameFree, .token, .recordEvent, .rematch,
+            .standingsReset,
             .restart:
             return ""
         case .room(let name, let seed, let options): return "room \(name) \(seed) \(pairs(options))"

@@ -363,7 +363,9 @@ extension JournalRecord {
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "token", "unseat", "presence", "claim", "choose", "close",
-            "ready", "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown":
+            "ready", "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown", "event",
+            "rematch",
+            "standings-reset":
             return .room
         default: return .unknown
         }
@@ -397,7 +399,8 @@ extension JournalRecord {
             .deal(let room, _),
             .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _, _, _), .allow(let room, _, _),
             .vote(let room, _, _),
-            .countdown(let room):
+            .countdown(let room), .recordEvent(let room, _), .rematch(let room, _),
+            .standingsReset(let room, _):
             return room
         case .header, .rating, .gain, .nameClaim, .nameKey, .nameUsed, .nameFree, .restart: return nil
         }

@@ -101,6 +101,7 @@ function newRoom() {
     name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [], found: null,
     turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, countdown: null,
     started: null, proposal: null, locked: false, over: null, sheet: [], duration: null, fresh: new Set(),
+    standings: { games: 0, rows: [] }, rematch: null,
   };
 }
 
@@ -174,6 +175,7 @@ function applyLine(room, line, inSnapshot) {
       for (const p of room.players.values()) p.score = 0;
       room.chain = []; room.found = null; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
       room.duration = null; room.ready = new Set(); room.readyCount = null; room.countdown = null;
+      room.rematch = null;  // the night's standings stay: they outlive games
       return true;
     case "OVER":
       room.status = "over";
@@ -191,6 +193,19 @@ function applyLine(room, line, inSnapshot) {
       return true;
     }
     case "DURATION": room.duration = parseInt(w[1], 10) || 0; return true;
+    // The night's standings: `STANDINGS <games>` starts the table again, a `STANDING` line per player follows.
+    case "STANDINGS": room.standings = { games: parseInt(w[1], 10) || 0, rows: [] }; return true;
+    case "STANDING": {
+      if (w.length !== 8) return false;
+      const f = pairsOf(w.slice(3));
+      const number = (v) => (v === undefined || v === "-" ? null : parseInt(v, 10));
+      room.standings.rows.push({ place: number(w[1]) || 0, name: w[2], points: number(f.points) || 0,
+        wins: number(f.wins) || 0, games: number(f.games) || 0, sets: number(f.sets) || 0, best: number(f.best) });
+      return true;
+    }
+    case "REMATCH":
+      room.rematch = { last: w[1], offers: parseInt(w[2], 10) || 0, needed: parseInt(w[3], 10) || 0 };
+      return true;
   }
   return false;
 }

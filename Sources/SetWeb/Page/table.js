@@ -400,9 +400,11 @@ function onEvent(line) {
       if (w[1] !== session.me) noteUnreadChat(item);
       break;
     }
-    case "NEWGAME":
-      resetRoom(); renderAll();
+    case "NEWGAME": {
+      const standings = room.standings;  // the night's standings outlive the game
+      resetRoom(); room.standings = standings; renderAll();
       log("new", who(w[1]) + " started a new game"); banner("New game!", "good"); break;
+    }
     case "VOTE": {
       stripNews = null;  // the vote is the news now
       const what = describeProposal({ options: pairsOf(w.slice(4)) }, room.options);
@@ -413,6 +415,10 @@ function onEvent(line) {
     case "OVER": showOver(); break;
     case "STATS": renderSheet(); break;
     case "DURATION": $("duration").textContent = "Game length " + formatClock(room.duration); break;
+    case "STANDINGS": case "STANDING": renderStandings(); break;
+    case "REMATCH":
+      log("new", who(w[1]) + " wants to play again (" + w[2] + " of " + w[3] + ")");
+      renderRematch(); break;
     case "READY":
       log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " ready (" + w[2] + " of " + w[3] + ")");
       renderScores(); renderWaiting(); break;
@@ -472,8 +478,44 @@ function showOver() {
   });
   openOverlay("over-dialog");
   $("btn-again").hidden = room.role !== "player";
+  $("btn-rematch").hidden = room.role !== "player";
+  $("btn-rematch").disabled = false;
+  renderStandings(); renderRematch();
   log("over", "Game over: " + (room.over || []).map((r) => r.name + " " + r.score).join(", "));
   renderAll();
+}
+
+/** The night's standings under the results (`STANDING` lines), with the CSV link (public rooms). */
+function renderStandings() {
+  const rows = room.standings.rows;
+  $("night").hidden = rows.length === 0;
+  $("night-title").textContent = "Tonight · " + room.standings.games + (room.standings.games === 1 ? " game" : " games");
+  $("standings").tBodies[0].replaceChildren(...rows.map((r) => {
+    const tr = element("tr", r.name === session.me ? "me" : "");
+    for (const cell of [r.place, r.name, r.points, r.wins, r.games, r.sets, formatSeconds(r.best)]) {
+      tr.append(element("td", "", String(cell)));
+    }
+    return tr;
+  }));
+  const link = $("standings-csv");
+  link.hidden = !!session.password || !room.name;  // a private room's are not served over HTTP
+  if (room.name) link.href = "/standings.csv?room=" + encodeURIComponent(room.name);
+}
+
+/** Who has offered to play again: the Play again button says how many of the players online agree. */
+function renderRematch() {
+  const status = $("rematch-status");
+  status.hidden = !room.rematch;
+  if (room.rematch) status.textContent = room.rematch.offers + " of " + room.rematch.needed + " want to play again";
+}
+
+/** `REMATCH`: offer to play again with everyone; the game starts when every player online agrees. */
+function rematch() {
+  $("btn-rematch").disabled = true;
+  send("REMATCH", (reply) => {
+    if (!reply.ok) { $("btn-rematch").disabled = false; toast(reply.text || reply.line); return; }
+    if (reply.words[2] === "offered") toast("Waiting for the others: " + (reply.words[3] || "") + " want to play again.");
+  });
 }
 
 /** The score sheet under each name of the results: sets, wrong and late claims, fastest and mean. */
@@ -1068,6 +1110,7 @@ document.addEventListener("keydown", onKey);
 $("btn-hint").addEventListener("click", askHint);
 $("btn-new").addEventListener("click", newGame);
 $("btn-again").addEventListener("click", () => { closeOverlay("over-dialog"); newGame(); });
+$("btn-rematch").addEventListener("click", rematch);
 $("btn-close-over").addEventListener("click", () => closeOverlay("over-dialog"));
 $("btn-vote").addEventListener("click", newGame);
 $("btn-sit").addEventListener("click", () => {
