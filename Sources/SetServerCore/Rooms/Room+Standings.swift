@@ -18,7 +18,10 @@ extension Room {
     /// `STANDINGS reset` from `session`, who must be the host: the night starts again, and the room is
     /// told with `STANDINGS 0`.
     func resetStandings(by session: Session) -> ProtocolError? {
-        if let error = checkHost(session, .standings) { return error }
+        guard session.name == host else {
+            return ProtocolError(
+                .standings, .denied, "only the host, \(host ?? "nobody"), may reset the standings")
+        }
         standings = NightStandings()
         record(.standingsReset(room: name, by: session.name))
         note("standings-reset", ("by", session.name))

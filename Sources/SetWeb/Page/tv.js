@@ -182,6 +182,10 @@ function renderOver() {
     return item;
   }));
   $("tv-duration").textContent = room.duration !== null ? "Game length " + formatClock(room.duration) : "";
+  // The night's standings (STANDING lines), in one line under the game's: points 3/2/1 by place.
+  const night = room.standings.rows;
+  $("tv-night").textContent = night.length === 0 ? "" : "Tonight, " + room.standings.games +
+    (room.standings.games === 1 ? " game: " : " games: ") + night.map((r) => r.name + " " + r.points).join(" · ") + " points";
 }
 
 function showCountdown(n) {
