@@ -47,7 +47,8 @@ extension Command {
         case .kick(let name, let reason):
             words.append(name)
             if let reason { words.append(reason) }
-        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready:
+        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready,
+            .pause, .unpause:
             break
         }
         return words.joined(separator: " ")

@@ -25,4 +25,6 @@ public enum Verb: String, CaseIterable, Sendable {
     case unready = "UNREADY"
     case allow = "ALLOW"
     case record = "RECORD"
+    case pause = "PAUSE"
+    case unpause = "UNPAUSE"
 }

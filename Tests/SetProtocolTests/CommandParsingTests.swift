@@ -20,6 +20,8 @@ struct CommandParsingTests {
         ("PING", .ping),
         ("HELP", .help),
         ("QUIT", .quit),
+        ("PAUSE", .pause),
+        ("unpause", .unpause),
         ("RECORD 0123456789abcdef", .record(id: "0123456789abcdef")),
         ("RECORD 0123456789ABCDEF", .record(id: "0123456789abcdef")),
     ])
@@ -36,7 +38,7 @@ struct CommandParsingTests {
             Set(verbs) == [
                 "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
                 "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK",
-                "UNLOCK", "UNREADY", "ALLOW", "RECORD",
+                "UNLOCK", "UNREADY", "ALLOW", "RECORD", "PAUSE", "UNPAUSE",
             ])
         for (verb, usage) in Command.synopses {
             #expect(usage == verb.rawValue || usage.hasPrefix(verb.rawValue + " "))
