@@ -50,7 +50,7 @@ extension Command {
             words.append(name)
             if let reason { words.append(reason) }
         case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready,
-            .rematch:
+            .rematch, .pause, .unpause:
             break
         }
         return words.joined(separator: " ")

@@ -30,6 +30,8 @@ extension Command {
         (.record, "RECORD <game-id>"),
         (.rematch, "REMATCH"),
         (.standings, "STANDINGS [csv|reset]"),
+        (.pause, "PAUSE"),
+        (.unpause, "UNPAUSE"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -94,6 +96,8 @@ extension Command {
         case .lock: return none(.lock)
         case .unlock: return none(.unlock)
         case .unready: return none(.unready)
+        case .pause: return none(.pause)
+        case .unpause: return none(.unpause)
         case .kick:
             guard let name = args.first else { return .failure(usage()) }
             // Whatever follows the name is the reason, as a chat's text: told to the room as it was typed.

@@ -47,6 +47,10 @@ public enum Command: Equatable, Sendable {
     case unlock
     /// `UNREADY`: in a waiting room, take back a `READY` (and stop a countdown under way).
     case unready
+    /// `PAUSE`: stops a practice game's play and clock until `UNPAUSE`.
+    case pause
+    /// `UNPAUSE`: lets a paused practice game go on.
+    case unpause
     /// `ALLOW <name>`: the host lets a kicked name, and the address kicked with it, back in.
     case allow(name: String)
     /// `RECORD <game-id>`: a finished game's record, as JSON.
@@ -104,6 +108,8 @@ public enum Command: Equatable, Sendable {
         case .record: return .record
         case .rematch: return .rematch
         case .standings: return .standings
+        case .pause: return .pause
+        case .unpause: return .unpause
         }
     }
 }

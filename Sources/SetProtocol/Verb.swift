@@ -27,4 +27,6 @@ public enum Verb: String, CaseIterable, Sendable {
     case record = "RECORD"
     case rematch = "REMATCH"
     case standings = "STANDINGS"
+    case pause = "PAUSE"
+    case unpause = "UNPAUSE"
 }

@@ -88,6 +88,12 @@ extension ServerCore {
             return seat(of: connection, .unready).flatMap { session, room in
                 room.markUnready(session).flatMap { ok($0) }
             }
+        case .pause, .unpause:
+            return seat(of: connection, command.verb).flatMap { session, room in
+                room.setPaused(command == .pause, by: session, at: now).flatMap {
+                    ok(.plain(command.verb, room.name))
+                }
+            }
         case .chat(let text): return chat(text, from: connection)
         case .history(let name): return history(of: name, for: connection)
         case .record(let id): return record(id, for: connection)
@@ -165,7 +171,7 @@ extension ServerCore {
     private func changesJournal(_ command: Command, from connection: Client) -> Bool {
         switch command {
         case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .allow, .lock, .unlock,
-            .rematch:
+            .rematch, .pause, .unpause:
             return true
         case .standings(let request): return request == .reset
         case .watch: return connection.session?.room != nil

@@ -126,6 +126,10 @@ public final class ServerCore {
             room.startRematchIfAgreed(by: nil, at: now)
         }
         sweepExpiredClaims(at: now)
+        // A timed game whose minutes of play have passed: time is called, journaled, and the game ends.
+        for room in rooms.values.filter(\.isTimed).sorted(by: { $0.name < $1.name }) {
+            room.callTimeIfDue(at: now)
+        }
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }

@@ -124,6 +124,11 @@ extension JournalRecord {
             out = RecordWriter("deal")
             out.append(room)
             out.append(time: time)
+        case .clock(let room, let change, let time):
+            out = RecordWriter("clock")
+            out.append(room)
+            out.append(change.rawValue)
+            out.append(time: time)
         case .stale(let room, let name):
             out = RecordWriter("stale")
             out.append(room)
@@ -278,6 +283,13 @@ extension JournalRecord {
         case "ready": return .ready(room: try r.text(), name: try r.text())
         case "unready": return .unready(room: try r.text(), name: try r.text())
         case "deal": return .deal(room: try r.text(), time: try r.time())
+        case "clock":
+            let room = try r.text()
+            let text = try r.text()
+            guard let change = ClockChange(rawValue: text) else {
+                throw RecordReader.Malformed(description: "'\(text.prefix(20))' is not a change of a clock")
+            }
+            return .clock(room: room, change: change, time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
         case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())
         case "kick":

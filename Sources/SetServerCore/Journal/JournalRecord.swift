@@ -48,6 +48,9 @@ public enum JournalRecord: Equatable, Sendable {
     case unready(room: String, name: String)
     /// A waiting room's countdown ended and its game was dealt at `time` (Unix seconds).
     case deal(room: String, time: Double)
+    /// A practice game was paused or went on again, or a timed game's time was called, at `time` (Unix
+    /// seconds): the timed game's clock leaves the pauses out, and ends it when the journal says so.
+    case clock(room: String, change: ClockChange, time: Double)
     /// A SET claim came too late (`STALE`): it changes no board, only the score sheet.
     case stale(room: String, name: String)
     /// The host locked (`true`) or unlocked the room.
@@ -213,12 +216,15 @@ public struct RoomSnapshot: Equatable, Sendable {
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
             kicked: [String] = [], bans: [KickBan] = [], tally: GameTally = GameTally(),
             isCountingDown: Bool = false, recordEvents: [GameRecord.Event] = [], dealtIn: [String] = [],
-            standings: NightStandings = NightStandings(), rematchOffers: [String] = []
+            standings: NightStandings = NightStandings(), rematchOffers: [String] = [],
+            pausedSeconds: Double = 0, pausedAt: Double? = nil
         ) {
             self.recordEvents = recordEvents
             self.dealtIn = dealtIn
             self.standings = standings
             self.rematchOffers = rematchOffers
+            self.pausedSeconds = pausedSeconds
+            self.pausedAt = pausedAt
             self.bans = bans
             self.isCountingDown = isCountingDown
             self.isWaiting = isWaiting
@@ -250,4 +256,14 @@ public struct RoomSnapshot: Equatable, Sendable {
     public static func == (lhs: RoomSnapshot, rhs: RoomSnapshot) -> Bool {
         JournalRecord.snapshot(lhs) == JournalRecord.snapshot(rhs)
     }
+}
+
+/// What a `clock` record says happened to a game's clock.
+public enum ClockChange: String, Sendable, Equatable {
+    /// `PAUSE`: a practice game stopped.
+    case pause
+    /// `UNPAUSE`: it went on.
+    case unpause
+    /// A timed game's minutes of play passed, and the server called time.
+    case timeUp = "time-up"
 }

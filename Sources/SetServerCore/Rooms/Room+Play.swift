@@ -155,7 +155,8 @@ extension Room {
             return .failure(ProtocolError(.hint, .noHints, "Matchismo has no hints"))
         }
         guard !isWaiting else { return .failure(ProtocolError(.hint, .notStarted, notStartedText)) }
-        guard options.hintsEnabled else {
+        // A practice game gives hints whatever the room's `hints` says.
+        guard options.hintsEnabled || setGame.options.hintsAreFree else {
             return .failure(ProtocolError(.hint, .noHints, "hints are off in this room"))
         }
         guard !setGame.isOver else {

@@ -47,7 +47,9 @@ extension Room {
     /// scored now, so leaving cannot dodge a result. Their seat is gone at the end, so it is not scored
     /// twice.
     func forfeit(_ name: String) {
-        guard !outbox.isReplaying, options.password == nil, !isOver, !isWaiting,
+        // A practice game puts no rating at stake: leaving it costs nothing.
+        guard !outbox.isReplaying, options.password == nil, options.set.isRated || options.game != .set,
+            !isOver, !isWaiting,
             seats.contains(where: { $0.name == name })
         else { return }
         let sheet = seats.map { tally.entry(for: $0.name) }
@@ -84,7 +86,10 @@ extension Room {
             // The journal keeps the result, not the arithmetic: a replay sets the same figures. A private
             // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
             if !outbox.isReplaying && options.password == nil {
-                let isReal = RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                // A practice game counts as a game, but changes no rating.
+                let isReal =
+                    RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                    && (options.game != .set || options.set.isRated)
                 // To the millisecond, as the journal keeps it, so a replay bounds the same gains.
                 let endedAt = ((historyTimes.last ?? startedAt) * 1000).rounded() / 1000
                 let changed = ratings.record(results, mode: ratingMode, isRated: isReal, at: endedAt) {

@@ -91,6 +91,11 @@ final class Room {
     /// make a public room private or lock its players out. When they leave for good the right passes
     /// with the host's, to the player seated longest.
     var creator = ""
+    /// Seconds the current game spent paused before the pause under way (practice): the timed clock
+    /// leaves them out.
+    var pausedSeconds = 0.0
+    /// Unix time the current pause began, while the game is paused.
+    var pausedAt: Double?
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
     /// The SET board as it was before the changes of the last second.
@@ -391,6 +396,7 @@ final class Room {
         var lines: [ServerLine] = [roomLine, .options(options.pairs), boardLine, deckLine]
         if let chain = chainLine { lines.append(chain) }
         if let found = foundLine { lines.append(found) }
+        if let clock = clockLine { lines.append(clock) }
         if case .matchismo = game { lines.append(turnLine) }
         lines += seats.map(playerLine)
         if let host { lines.append(.host(host)) }
@@ -469,6 +475,7 @@ final class Room {
             }
         }
         startedAt = time
+        (pausedSeconds, pausedAt) = (0, nil)
         historyTimes = []
         votes = [:]
         toldProposal = nil  // The new game's snapshot says none stands.
@@ -541,7 +548,8 @@ extension Room {
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
                 kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
                 isCountingDown: hasCountdownBegun, recordEvents: recordEvents, dealtIn: dealtIn,
-                standings: standings, rematchOffers: rematchOffers))
+                standings: standings, rematchOffers: rematchOffers, pausedSeconds: pausedSeconds,
+                pausedAt: pausedAt))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
@@ -557,7 +565,10 @@ extension Room {
             ratings: ratings, at: snapshot.startedAt)
         do {
             switch (snapshot.game, options.game) {
-            case (.set(let state), .set): install(.set(try SetGame(state: state)))
+            case (.set(var state), .set):
+                // The snapshot's game keeps the mode and penalty; practice and timing are room options.
+                state.options = options.set
+                install(.set(try SetGame(state: state)))
             case (.matchismo(let state), .matchismo): install(.matchismo(try MatchismoGame(state: state)))
             default: throw JournalFormatError(description: "room \(name) plays another game than its options")
             }
@@ -594,6 +605,7 @@ extension Room {
         dealtIn = night.dealtIn
         standings = night.standings
         rematchOffers = night.rematchOffers
+        (pausedSeconds, pausedAt) = (night.pausedSeconds, night.pausedAt)
         // A snapshot from before score sheets: the cards on the board count as dealt when the game began.
         if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }
     }
