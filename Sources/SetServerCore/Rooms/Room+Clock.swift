@@ -75,6 +75,9 @@ extension Room {
             throw JournalFormatError(description: "a clock record in Matchismo room \(name)")
         }
         applyClock(change, at: time)
+        // Time called ends the game: it counts in the night's standings as the live end did (the
+        // archive and the ratings have records of their own).
+        if change == .timeUp, isOver { addToStandings() }
     }
 
     /// The one place a clock changes, live and in replay.
