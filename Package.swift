@@ -32,6 +32,8 @@ let package = Package(
                 .embedInCode("Page/table.js"),
                 .embedInCode("Page/tv.html"), .embedInCode("Page/tv.css"),
                 .embedInCode("Page/tvmodel.js"), .embedInCode("Page/tv.js"),
+                .embedInCode("Page/replay.html"), .embedInCode("Page/replay.css"),
+                .embedInCode("Page/replaymodel.js"), .embedInCode("Page/replay.js"),
             ]),
         // QR codes, ours: byte mode, level M, versions 1 to 10, drawn as terminal text or SVG. Pure.
         .target(name: "SetQR"),

@@ -157,6 +157,10 @@ public final class Engine {
         begin(at: now)
         if let connection = connections[id] {
             connection.mode = .closing
+            // The socket writes what is queued before it closes (a peer that sent its last lines still
+            // reads their answers); one that does not drain is cut at the closing deadline.
+            connection.closingSince = now.uptime
+            watched.insert(id)
             if core.isConnected(id) { lost.append((id, reason)) }
         }
         return end()

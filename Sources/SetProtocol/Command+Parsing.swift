@@ -28,6 +28,8 @@ extension Command {
         (.unready, "UNREADY"),
         (.allow, "ALLOW <name>"),
         (.record, "RECORD <game-id>"),
+        (.rematch, "REMATCH"),
+        (.standings, "STANDINGS [csv|reset]"),
         (.pause, "PAUSE"),
         (.unpause, "UNPAUSE"),
     ]
@@ -122,6 +124,13 @@ extension Command {
                         verb, .args, "a game id is 16 hex digits, as HISTORY's GAME <k> ID line shows"))
             }
             return .success(.record(id: args[0].lowercased()))
+        case .rematch: return none(.rematch)
+        case .standings:
+            guard args.count <= 1 else { return .failure(usage()) }
+            guard let request = Command.StandingsRequest(rawValue: args.first?.lowercased() ?? "") else {
+                return .failure(usage())
+            }
+            return .success(.standings(request))
         case .rooms: return none(.rooms)
         case .leave: return none(.leave)
         case .state: return none(.state)

@@ -55,6 +55,20 @@ public enum Command: Equatable, Sendable {
     case allow(name: String)
     /// `RECORD <game-id>`: a finished game's record, as JSON.
     case record(id: String)
+    /// `REMATCH`: after the game, offer to play again with the same players and options.
+    case rematch
+    /// `STANDINGS [csv|reset]`: the room's standings for the night, as lines or CSV, or (the host) reset.
+    case standings(StandingsRequest)
+
+    /// What `STANDINGS` asks for.
+    public enum StandingsRequest: String, Equatable, Sendable {
+        /// `STANDINGS`: the `STANDING` lines.
+        case show = ""
+        /// `STANDINGS csv`: the same as CSV lines.
+        case csv
+        /// `STANDINGS reset`: the host starts the night's standings again.
+        case reset
+    }
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -92,6 +106,8 @@ public enum Command: Equatable, Sendable {
         case .unready: return .unready
         case .allow: return .allow
         case .record: return .record
+        case .rematch: return .rematch
+        case .standings: return .standings
         case .pause: return .pause
         case .unpause: return .unpause
         }

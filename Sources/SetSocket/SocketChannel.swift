@@ -38,8 +38,9 @@ public final class SocketChannel {
     public var onRead: ((UnsafeRawBufferPointer) -> Void)?
     /// Called once when an outgoing connection is made (see ``startConnecting()``), before any read.
     public var onConnect: (() -> Void)?
-    /// Called once when the channel closes by itself: the peer closed, a read or write failed, or the
-    /// connection could not be made. Not called for ``close()`` or a ``finish()`` that drained.
+    /// Called once when the channel ends by itself: the peer closed (the channel then writes what is
+    /// queued before it closes), a read or write failed, or the connection could not be made. Not called
+    /// for ``close()`` or a ``finish()`` that drained.
     public var onEnd: ((End) -> Void)?
     /// Called once the descriptor is closed, when the channel may be released.
     public var onRelease: (() -> Void)?
@@ -236,6 +237,19 @@ public final class SocketChannel {
         onEnd?(reason)
     }
 
+    /// The peer said it sends no more (a FIN: `printf 'HELLO ann\nSTATS\n' | nc HOST 7777` sends its
+    /// lines and then this). What it sent is answered: reading stops, the owner hears the end once, and
+    /// the channel closes when the answers queued by now are written (or when the owner closes it: a
+    /// peer that neither reads nor resets is the owner's deadline to cut).
+    private func peerFinished() {
+        state = .closing
+        let onEnd = self.onEnd
+        self.onEnd = nil
+        onEnd?(.peerClosed)
+        guard state == .closing else { return }
+        flush()
+    }
+
     private func released() {
         onRelease?()
         onRead = nil
@@ -267,7 +281,7 @@ public final class SocketChannel {
             case .wouldBlock:
                 return
             case .closed:
-                end(.peerClosed)
+                peerFinished()
                 return
             }
         }

@@ -28,6 +28,8 @@ public struct CLIOptions: Equatable, Sendable {
     public var isWatching = false
     /// Whether to find the server on the LAN by multicast DNS instead of `--host` (`--find`).
     public var isFinding = false
+    /// The game to replay instead of playing (`--replay <id>`), 16 lower-case hex digits.
+    public var replayID: String?
 
     /// Creates the defaults.
     public init() {}
@@ -36,6 +38,7 @@ public struct CLIOptions: Equatable, Sendable {
     public static let usage = """
         usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
                        [--option K=V ...] [--watch] [--no-color] [--plain] [--bell] [--find] [--version]
+               set-cli --replay GAME-ID [--host H] [--port N] [--plain]
 
         Plays SET (or Matchismo) on a setd server from a terminal.
           --host H        server address (default 127.0.0.1)
@@ -53,6 +56,8 @@ public struct CLIOptions: Equatable, Sendable {
           --find          ask the LAN which setd servers there are (multicast DNS; the host runs
                           setd --announce), list them with their addresses, and join the only
                           one or the one you pick; instead of --host and --port
+          --replay ID     step through a finished game (its id as HISTORY or /record names it):
+                          space or → next, ← back, q quit; with --plain every step is printed
           --version       print the version and exit
         Your seat is kept in $XDG_STATE_HOME/set-cli (~/.local/state/set-cli), so set-cli started
         again with the same --name on the same server takes it back.
@@ -130,6 +135,15 @@ public struct CLIOptions: Equatable, Sendable {
                 options.isWatching = true
             case "--find":
                 options.isFinding = true
+            case "--replay":
+                let text = try value().lowercased()
+                guard text.utf8.count == 16,
+                    text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+                else {
+                    throw CLIError(
+                        "--replay: '\(TextRules.sanitized(text))' is not a game id (16 hex digits)")
+                }
+                options.replayID = text
             default:
                 throw CLIError("unknown argument '\(TextRules.sanitized(argument))'")
             }

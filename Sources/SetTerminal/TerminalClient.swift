@@ -96,6 +96,13 @@ public final class TerminalClient: @unchecked Sendable {
             exit(0)
         }
         Socket.ignoreBrokenPipes()
+        if options.replayID != nil {
+            exit(
+                ReplayViewer.run(
+                    options,
+                    isTerminal: TerminalDevice.isTerminal(STDIN_FILENO)
+                        && TerminalDevice.isTerminal(STDOUT_FILENO)))
+        }
         if options.isFinding {
             do {
                 options = try LANSearch.choose(

@@ -10,6 +10,15 @@ public struct ReplayCheck {
     /// The core that only ever sees journal bytes.
     private let shadow: ServerCore
     private var isFirstBatch = true
+    /// Each room's archive at the last compare that agreed, as its count and newest game's id and times
+    /// (see ``digest(_:known:)``): the count alone stops changing once `--max-archive` is reached. A box,
+    /// so that comparing stays a non-mutating call for the checkers that hold the check.
+    private let compared = ComparedArchives()
+
+    /// The archives a compare agreed on last.
+    private final class ComparedArchives {
+        var rooms: [String: String] = [:]
+    }
 
     /// Starts a check of a core made with `configuration` that has written nothing yet.
     public init(configuration: ServerConfiguration) {
@@ -47,39 +56,65 @@ public struct ReplayCheck {
     /// and the newest (an archived game never changes once kept, and comparing all of them every time
     /// would cost the whole evening at every step).
     public func compare(with live: ServerCore) throws(Mismatch) {
-        if let difference = Self.difference(Self.digest(live), Self.digest(shadow)) {
+        let (liveRecords, liveArchives) = Self.digest(live, known: compared.rooms)
+        let (replayed, _) = Self.digest(shadow, known: compared.rooms)
+        if let difference = Self.difference(liveRecords, replayed) {
             throw Mismatch(description: "replay differs from live play: \(difference)")
         }
+        compared.rooms = liveArchives
     }
 
     /// Compares every room of the replay with `live` value by value (as ``compare(rooms:with:)``), and the
     /// ratings, claims and archive as ``compare(with:)`` does: what changes at every step, without
     /// writing every room's bytes.
     public func compareValues(with live: ServerCore) throws(Mismatch) {
-        let liveRecords = Self.digest(live).filter { if case .snapshot = $0 { false } else { true } }
-        let replayed = Self.digest(shadow).filter { if case .snapshot = $0 { false } else { true } }
+        let (all, liveArchives) = Self.digest(live, known: compared.rooms)
+        let liveRecords = all.filter { if case .snapshot = $0 { false } else { true } }
+        let replayed = Self.digest(shadow, known: compared.rooms).records.filter {
+            if case .snapshot = $0 { false } else { true }
+        }
         if let difference = Self.difference(liveRecords, replayed) {
             throw Mismatch(description: "replay differs from live play: \(difference)")
         }
         let names = Set(live.roomNames).union(shadow.roomNames)
         try compare(rooms: names, with: live)
+        compared.rooms = liveArchives
     }
 
-    /// A core's state as snapshot records, with each room's archive reduced to its count and newest game.
-    private static func digest(_ core: ServerCore) -> [JournalRecord] {
+    /// A core's state as snapshot records, with each room's archive reduced to its count and, where the
+    /// archive is not the one in `known` (the last compare that agreed), its newest game; and each room's
+    /// archive as `known` keeps it.
+    ///
+    /// A game once archived never changes, so a newest game that agreed once is not written out again:
+    /// a game record's JSON is the dearest record to write, and comparing it after every input made the
+    /// check cost more than the play it checks.
+    private static func digest(_ core: ServerCore, known: [String: String]) -> (
+        records: [JournalRecord], archives: [String: String]
+    ) {
         var records: [JournalRecord] = []
-        var archived: [String: (count: Int, newest: JournalRecord)] = [:]
+        var counts: [String: Int] = [:]
+        var newest: [String: JournalRecord] = [:]
+        var keys: [String: String] = [:]
         for record in core.snapshotRecords() {
-            if case .archive(let room, _) = record {
-                archived[room] = ((archived[room]?.count ?? 0) + 1, record)
-            } else {
+            guard case .archive(let room, let game) = record else {
                 records.append(record)
+                continue
             }
+            let count = (counts[room] ?? 0) + 1
+            counts[room] = count
+            newest[room] = record
+            // Times to the millisecond, as the journal keeps them.
+            let start = Int((game.startedAt * 1000).rounded())
+            let end = Int((game.endedAt * 1000).rounded())
+            keys[room] = "\(count) \(game.id ?? "-") \(start) \(end)"
         }
-        for (room, games) in archived.sorted(by: { $0.key < $1.key }) {
-            records += [.chat(room: room, name: "archived-games", text: "\(games.count)"), games.newest]
+        for room in keys.keys.sorted() {
+            let key = keys[room]!
+            records.append(.chat(room: room, name: "archived-games", text: key))
+            if known[room] != key { records.append(newest[room]!) }
         }
-        return records
+        let archives = keys
+        return (records, archives)
     }
 
     /// Compares the replay of rooms `names` (those the last records touched) with `live`: their games,

@@ -120,6 +120,12 @@ public final class TestClient {
         fd = -1
     }
 
+    /// Says "no more from me" (a FIN) and goes on reading, as `printf … | nc` does once its input ends.
+    public func shutDownWriting() {
+        guard fd >= 0 else { return }
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
     // MARK: Writing
 
     /// Sends one line with an LF.

@@ -21,12 +21,13 @@ public enum WebRouter {
     }
 
     /// Routes a request: `GET /` (any query string) is the page, `GET /tv` the TV table (`tvPage`),
+    /// `GET /replay/<game-id>` the replay viewer (`replayPage`, see ``replayReply(to:page:)``),
     /// `GET /qr.svg?room=NAME` the QR code of the room's join link (see ``JoinLink``: `publicURL` is
     /// `--public-url`), `GET /ws` the WebSocket, any other path 404 and any other method 405. A request
     /// from a page of another origin is 403 (see ``isSameOrigin(_:allowing:)``).
     public static func reply(
-        to head: HTTPRequestHead, page: [UInt8], tvPage: [UInt8] = WebPage.tvBytes, publicURL: String? = nil,
-        allowedOrigins: [String] = []
+        to head: HTTPRequestHead, page: [UInt8], tvPage: [UInt8] = WebPage.tvBytes,
+        replayPage: [UInt8] = WebPage.replayBytes, publicURL: String? = nil, allowedOrigins: [String] = []
     ) -> Reply {
         guard isSameOrigin(head, allowing: allowedOrigins) else {
             return Reply(response: .error(.forbidden, "a page of another site may not use this server"))
@@ -46,6 +47,7 @@ public enum WebRouter {
         case Array("/ws".utf8):
             return Reply(response: WebSocketHandshake.response(to: head))
         default:
+            if let viewer = replayReply(to: head, page: replayPage) { return viewer }
             return Reply(response: .error(.notFound, "the page is at /, the TV table at /tv?room=NAME"))
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// clicking its cards, sees the socket player's set, chats, reloads into its seat;
 /// `Tests/Browser/host_in_browser.py` hosts a whole night from the page; `Tests/Browser/tv_in_browser.py`
 /// watches a game on the TV table at 1920×1080 and reads its QR code (and the page's Invite's) with
-/// zbarimg. They take screenshots into `.build/browser-screenshots/`.
+/// zbarimg; `Tests/Browser/replay_in_browser.py` replays a game in the viewer. They take screenshots into `.build/browser-screenshots/`.
 ///
 /// Cancelled, with the reason, only where the browser cannot run: python3, selenium, chromium or
 /// chromedriver missing (`.ci/run` installs them), or Chromium not starting. Each runs on its own thread
@@ -50,6 +50,26 @@ import Testing
     @Test func theTVTableShowsAGameThatSocketPlayersPlay() throws {
         try runBrowserScript(
             "tv_in_browser.py", screenshots: ["tv.png", "tv-over.png", "tv-matchismo.png", "page-invite.png"])
+    }
+
+    /// `Tests/Browser/decks_in_browser.py`: every deck of issue 26 drawn from protocol.md's codes — 4Set's
+    /// fourth values, MegaSet's borders on 16 and 48 cards, memory's face-down cards — and claims of 4
+    /// and 6 cards and of MegaSet's positions past z sent as CHOOSE.
+    @Test func thePageDrawsEveryDeck() throws {
+        try runBrowserScript(
+            "decks_in_browser.py",
+            screenshots: [
+                "page-4set.png", "page-megaset.png", "page-megaset-48.png", "page-memory.png",
+                "page-ghostset.png",
+            ])
+    }
+
+    /// `Tests/Browser/replay_in_browser.py`: a whole game played by socket players, then the replay
+    /// viewer (issue 25) linked from the watcher's Game over dialog, its boards checked against the
+    /// record rebuilt by the rules at the deal, a set, a step opened by link, the timeline, a step back
+    /// and the end.
+    @Test func theReplayViewerStepsThroughAGamePlayedOnTheServer() throws {
+        try runBrowserScript("replay_in_browser.py", screenshots: ["replay.png"])
     }
 
     private func runBrowserScript(_ name: String, screenshots names: [String]) throws {

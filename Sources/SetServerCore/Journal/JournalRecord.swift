@@ -78,6 +78,14 @@ public enum JournalRecord: Equatable, Sendable {
     case nameUsed(name: String, time: Double)
     /// A claimed name was freed: unused for longer than `--name-expiry-days`.
     case nameFree(name: String)
+    /// Something for the current game's record that no other record gives with its time: a join, a
+    /// leave, a kick, a vote, a stale claim (`RECORD`); it changes nothing else.
+    case recordEvent(room: String, event: GameRecord.Event)
+    /// A player offered to play again (`REMATCH`) after the game ended; the offer that starts the new
+    /// game is followed by its `game` record.
+    case rematch(room: String, name: String)
+    /// The host cleared the room's standings for the night (`STANDINGS reset`).
+    case standingsReset(room: String, by: String)
 
     public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }
@@ -193,14 +201,28 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var pausedSeconds = 0.0
         /// Unix time the current pause began, while the game is paused.
         public var pausedAt: Double?
+        /// The current game's record so far (`RECORD`): its events in order.
+        public var recordEvents: [GameRecord.Event] = []
+        /// Who was seated when the current game was dealt.
+        public var dealtIn: [String] = []
+        /// The room's standings for the night.
+        public var standings = NightStandings()
+        /// Who offered a rematch since the game ended, in the order they offered.
+        public var rematchOffers: [String] = []
 
         /// Creates a room's state; with no arguments, that of a room made before these features: playing,
         /// no host known.
         public init(
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
             kicked: [String] = [], bans: [KickBan] = [], tally: GameTally = GameTally(),
-            isCountingDown: Bool = false, pausedSeconds: Double = 0, pausedAt: Double? = nil
+            isCountingDown: Bool = false, recordEvents: [GameRecord.Event] = [], dealtIn: [String] = [],
+            standings: NightStandings = NightStandings(), rematchOffers: [String] = [],
+            pausedSeconds: Double = 0, pausedAt: Double? = nil
         ) {
+            self.recordEvents = recordEvents
+            self.dealtIn = dealtIn
+            self.standings = standings
+            self.rematchOffers = rematchOffers
             self.pausedSeconds = pausedSeconds
             self.pausedAt = pausedAt
             self.bans = bans

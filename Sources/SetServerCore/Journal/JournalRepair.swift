@@ -283,24 +283,39 @@ public struct JournalRepair: Sendable {
     /// looked for.
     private static let identityBytes = 40
 
+    /// FNV-1a's 32-bit prime, and its inverse modulo 2³² (the two multiply to 1).
+    private static let fnvPrime: UInt32 = 0x0100_0193
+    private static let fnvPrimeInverse: UInt32 = 0x359C_449B
+
     /// The kind and room of `body` with one byte among its first fields changed so that its checksum is
     /// `sum`; `nil` where no single change does.
     private static func correctedIdentity(_ body: ArraySlice<UInt8>, _ sum: UInt32) -> Identity? {
         var bytes = Array(body)
         let found: (position: Int, byte: UInt8)? = bytes.withUnsafeBufferPointer { buffer in
+            // FNV-1a's step, h' = (h ^ byte) × prime, undoes: the prime is odd, so it has an inverse
+            // modulo 2³², and h = (h' × inverse) ^ byte. So the state the hash must reach after each
+            // position comes from the checksum, going back over the bytes after it, once; a position
+            // can be fixed by one byte when that state, undone over the byte, meets the hash of the
+            // bytes before it in all but the low 8 bits. One pass each way, not 255 hashes of the rest
+            // for every position (which took seconds for a long archive record).
+            let count = buffer.count
+            let checked = min(count, identityBytes)
+            guard checked > 0 else { return nil }
+            // needed[i]: the hash state after byte i for the whole body to hash to `sum`.
+            var needed = [UInt32](repeating: 0, count: checked)
+            var state = sum
+            var index = count - 1
+            while index >= 0 {
+                if index < checked { needed[index] = state }
+                state = (state &* fnvPrimeInverse) ^ UInt32(buffer[index])
+                index -= 1
+            }
             var prefix: UInt32 = 0x811C_9DC5  // FNV-1a of the bytes before `position`
-            for position in 0..<min(buffer.count, identityBytes) {
+            for position in 0..<checked {
                 let original = buffer[position]
-                for byte in UInt8.min...UInt8.max where byte != original {
-                    var hash = (prefix ^ UInt32(byte)) &* 0x0100_0193
-                    var later = position + 1
-                    while later < buffer.count {
-                        hash = (hash ^ UInt32(buffer[later])) &* 0x0100_0193
-                        later += 1
-                    }
-                    if hash == sum { return (position, byte) }
-                }
-                prefix = (prefix ^ UInt32(original)) &* 0x0100_0193
+                let wanted = (needed[position] &* fnvPrimeInverse) ^ prefix
+                if wanted <= 0xFF, UInt8(wanted) != original { return (position, UInt8(wanted)) }
+                prefix = (prefix ^ UInt32(original)) &* fnvPrime
             }
             return nil
         }
@@ -348,7 +363,9 @@ extension JournalRecord {
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "token", "unseat", "presence", "claim", "choose", "close",
-            "ready", "unready", "deal", "clock", "stale", "lock", "kick", "allow", "vote", "countdown":
+            "ready", "unready", "deal", "clock", "stale", "lock", "kick", "allow", "vote", "countdown", "event",
+            "rematch",
+            "standings-reset":
             return .room
         default: return .unknown
         }
@@ -382,7 +399,8 @@ extension JournalRecord {
             .deal(let room, _), .clock(let room, _, _),
             .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _, _, _), .allow(let room, _, _),
             .vote(let room, _, _),
-            .countdown(let room):
+            .countdown(let room), .recordEvent(let room, _), .rematch(let room, _),
+            .standingsReset(let room, _):
             return room
         case .header, .rating, .gain, .nameClaim, .nameKey, .nameUsed, .nameFree, .restart: return nil
         }

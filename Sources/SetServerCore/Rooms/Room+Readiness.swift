@@ -151,6 +151,8 @@ extension Room {
         startedAt = time
         historyTimes = []
         tally = GameTally()
+        recordEvents = []
+        dealtIn = seats.map(\.name)
         tally.noteBoard(visibleCodes, at: time)
         if let uptime { noteBoardChange(from: waitingRevision, board: [], at: uptime) }
         outbox.roomListChanged()

@@ -29,15 +29,16 @@ extension Room {
     /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
     /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).
     func finishGame() -> [ServerLine] {
-        let (over, sheet, duration) = settleGame()
-        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+        let (over, sheet, duration) = settleGame(end: "over")
+        addToStandings()
+        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)] + standingsLines
     }
 
     /// A game ended by a `NEW` vote before its end: archived with its sheet, and rated, as it stood, so
     /// a vote cannot wipe a game someone was winning. A game where nothing was taken leaves no trace.
     func abandonGame() {
         guard !isOver, !isWaiting, !historyTimes.isEmpty else { return }
-        _ = settleGame()
+        _ = settleGame(end: "vote")
         note("game-abandoned", ("index", "\(gameIndex)"))
     }
 
@@ -68,11 +69,13 @@ extension Room {
     }
 
     /// Archives, rates and logs the game as it stands; returns its `OVER` line, sheet and length.
-    private func settleGame() -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
+    private func settleGame(end: String) -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
         let over = overLine
         let sheet = scoreSheet
         let duration = durationMilliseconds
-        archiveFinishedGame(sheet: sheet, duration: duration)
+        if case .over(let ranked) = over {
+            archiveGame(ranked: ranked, sheet: sheet, duration: duration, end: end)
+        }
         if case .over(let scores) = over {
             let best = scores.first?.score
             let results = sheet.map { entry in

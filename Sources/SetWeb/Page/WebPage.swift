@@ -9,14 +9,19 @@
 /// against `ServerLine` by the tests), and the scripts in files that both pages share: `model.js` (the
 /// pure parts — reply pairing, the view of the room, the rules, times), `cards.js` (card art),
 /// `connection.js` (the socket, reconnecting) and `invite.js` (the join link, pure); then the page's
-/// `table.js` (the game table), or the TV's `tvmodel.js` (its pure parts) and `tv.js`. The pure files are
+/// `table.js` (the game table), or the TV's `tvmodel.js` (its pure parts) and `tv.js`. The replay viewer
+/// (`/replay/<id>`, `replay.html` and `replay.css`) runs `model.js`, `cards.js`, `replaymodel.js` (the
+/// record rebuilt step by step, pure; the page runs it too, for its links to the viewer) and `replay.js`,
+/// and reads the record from `GET /games/<id>`. The pure files are
 /// unit-tested with `node --test Tests/Page`. The scripts speak protocol.md over `GET /ws`, one line per
 /// WebSocket text frame, and build every element with `createElement` and `textContent`: server text
 /// never reaches `innerHTML`.
 public enum WebPage {
     /// The page's script files, in the order the page runs them (one scope: later files use earlier
     /// ones).
-    public static let scriptFiles = ["model.js", "cards.js", "connection.js", "invite.js", "table.js"]
+    public static let scriptFiles = [
+        "model.js", "cards.js", "connection.js", "invite.js", "replaymodel.js", "table.js",
+    ]
 
     /// The TV table's script files, in the order it runs them: the page's own modules, then its own.
     public static let tvScriptFiles = [
@@ -26,7 +31,7 @@ public enum WebPage {
     /// The page's script: the table of reply shapes, then the script files.
     public static let script: String = script([
         PackageResources.model_js, PackageResources.cards_js, PackageResources.connection_js,
-        PackageResources.invite_js, PackageResources.table_js,
+        PackageResources.invite_js, PackageResources.replaymodel_js, PackageResources.table_js,
     ])
 
     /// The TV table's script: the table of reply shapes, then its script files.
@@ -34,6 +39,24 @@ public enum WebPage {
         PackageResources.model_js, PackageResources.cards_js, PackageResources.connection_js,
         PackageResources.invite_js, PackageResources.tvmodel_js, PackageResources.tv_js,
     ])
+
+    /// The replay viewer's script files, in the order it runs them.
+    public static let replayScriptFiles = ["model.js", "cards.js", "replaymodel.js", "replay.js"]
+
+    /// The replay viewer's script: the table of reply shapes, then its script files.
+    public static let replayScript: String = script([
+        PackageResources.model_js, PackageResources.cards_js, PackageResources.replaymodel_js,
+        PackageResources.replay_js,
+    ])
+
+    /// The whole replay viewer (`/replay/<id>`), HTML with the CSS (the page's, then its own) and
+    /// JavaScript inline: the same for every game, whose id the script reads from the address.
+    public static let replayHTML: String = document(
+        PackageResources.replay_html,
+        PackageResources.page_css + Array("\n".utf8) + PackageResources.replay_css, replayScript)
+
+    /// ``replayHTML`` as bytes, made once.
+    public static let replayBytes: [UInt8] = Array(replayHTML.utf8)
 
     /// The whole page, HTML with the CSS and JavaScript inline.
     public static let html: String = document(PackageResources.page_html, PackageResources.page_css, script)
