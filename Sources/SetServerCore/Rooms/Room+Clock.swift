@@ -75,6 +75,8 @@ extension Room {
             throw JournalFormatError(description: "a clock record in Matchismo room \(name)")
         }
         applyClock(change, at: time)
+        // Time called ends the game: it joins the night's standings, as a replayed last claim does.
+        if change == .timeUp, isOver { addToStandings() }
     }
 
     /// The one place a clock changes, live and in replay.
