@@ -173,6 +173,19 @@ public struct ScreenRenderer: Sendable {
                 StyledText("   Look at the board when it comes!", .dim),
             ]
         }
+        if view.isPaused, view.status == .playing, !view.board.isEmpty {
+            // A paused practice game hides its cards: a pause is no free look at the board.
+            return [
+                StyledText(),
+                StyledText("   Paused", TextStyle(colour: .yellow, isBold: true)),
+                StyledText(),
+                StyledText("   The clock stands and"),
+                StyledText("   the cards are hidden."),
+                StyledText(),
+                StyledText(
+                    ui.isWatching ? "   A player can /unpause." : "   /unpause goes on.", .bold),
+            ]
+        }
         guard night.isWaiting else { return nil }
         let seated = night.seated ?? view.players.count
         var lines = [
@@ -276,6 +289,7 @@ public struct ScreenRenderer: Sendable {
                 left.append(" · \(TextRules.sanitized(n)) cards a match")
             } else {
                 left.append(" · " + TextRules.sanitized(view.options["mode"] ?? "normal"))
+                if view.isPractice { left.append(" · practice") }
             }
             if view.status == .over { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
             if night.isWaiting { left.append(" · waiting", TextStyle(colour: .yellow, isBold: true)) }
@@ -348,6 +362,7 @@ public struct ScreenRenderer: Sendable {
         deck.append("  board #\(view.revision)", .dim)
         facts.append(deck)
         if let clock = ui.clock { facts.append(StyledText("Time \(clock)")) }
+        facts += timingFacts
         if isMatchismo {
             if let turn = view.turn {
                 facts.append(
@@ -411,6 +426,20 @@ public struct ScreenRenderer: Sendable {
         return Array(lines.prefix(height)).map { $0.truncated(to: width) }
     }
 
+    /// A timed or practice game's facts (protocol.md's room options): the target, practice, a pause.
+    private var timingFacts: [StyledText] {
+        guard !isMatchismo else { return [] }
+        var facts: [StyledText] = []
+        if let n = view.setsToWin { facts.append(StyledText("First to \(n) set\(n == 1 ? "" : "s")", .bold)) }
+        if view.isPractice { facts.append(StyledText("Practice: unrated", .dim)) }
+        if view.isPaused, view.status == .playing {
+            facts.append(StyledText("Paused · /unpause", TextStyle(colour: .yellow, isBold: true)))
+        } else if view.isPractice, view.status == .playing, !ui.isWatching {
+            facts.append(StyledText("/pause stops the clock", .dim))
+        }
+        return facts
+    }
+
     /// The scoreboard in one run of text, for terminals too narrow for the sidebar.
     private func summaryText() -> StyledText {
         var text = StyledText()
@@ -426,6 +455,10 @@ public struct ScreenRenderer: Sendable {
         }
         text.append("deck \(view.deckCount) · #\(view.revision)", .dim)
         if let clock = ui.clock { text.append(" · \(clock)", .dim) }
+        if let n = view.setsToWin { text.append(" · first to \(n)") }
+        if view.isPaused, view.status == .playing {
+            text.append(" · paused", TextStyle(colour: .yellow, isBold: true))
+        }
         if !view.chain.isEmpty {
             text.append(" · chain ")
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }
