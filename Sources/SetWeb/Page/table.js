@@ -262,7 +262,9 @@ function renderControls() {
   const clock = playClock(room, Date.now());
   $("btn-pause").hidden = spectator || room.status !== "playing" || !practice;
   $("btn-pause").textContent = clock && clock.paused ? "Resume" : "Pause";
-  $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off" || room.status === "over";
+  // Practice gives hints whatever the room's `hints` says (protocol.md).
+  $("btn-hint").hidden = spectator || waiting || !isSet() || (room.options.hints === "off" && !practice) || room.status === "over" ||
+    (clock !== null && clock.paused);
   $("btn-new").hidden = spectator || waiting;
   $("btn-new").textContent = room.status === "over" || room.players.size <= 1 ? "New game" : "Ask for a new game";
   $("new-mode").hidden = spectator || waiting || !isSet();
@@ -421,17 +423,16 @@ function onEvent(line) {
   const w = wordsOf(line);
   const word = w[0];
   const wasStatus = room.status;
+  const wasPaused = room.clock ? !room.clock.running : null;
   const hinted = room.hinted;
   if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "FOUND", "CLOCK", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
     if (!applyLine(room, line, false)) return;
     if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
     if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
     if (word === "ROOM" && wasStatus === "waiting" && room.status === "playing") closeOverlay("countdown");
-    if (word === "CLOCK") {
-      const paused = !room.clock.running;
-      log("new", paused ? "The game is paused." : "The game goes on.");
-      if (paused) clearSelection(); else banner("The game goes on!", "good");
-    }
+    // A pause or its end; the CLOCK that comes with the deal says nothing new.
+    if (word === "CLOCK" && !room.clock.running && wasPaused !== true) { log("new", "The game is paused."); clearSelection(); }
+    if (word === "CLOCK" && room.clock.running && wasPaused === true) { log("new", "The game goes on."); banner("The game goes on!", "good"); }
     if (word === "PLAYER") { renderScores(); renderStrip(); } else renderAll();
     return;
   }
