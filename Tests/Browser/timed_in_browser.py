@@ -6,11 +6,12 @@ Usage: timed_in_browser.py --port PORT [--host 127.0.0.1] [--out DIR] [--url BAS
 Headless Chromium opens the lobby, chooses "First to 3 sets" and Practice, makes the room and starts it;
 a spectator socket (WATCH) checks the room's options are `practice=on sets=3` and reads its board and
 `CLOCK` lines (protocol.md). The page must show the clock with the target; Pause sends PAUSE (everyone
-gets `CLOCK <ms> paused`), hides the cards and stops the clock; Resume sends UNPAUSE. Then it takes
-three sets by clicking their cards (found by protocol.md's rules, mode_rules.py) and the game is over
-at the third (first to 3). From the end, New game with "Most sets in 1 minute" and Practice off starts a
-rated timed game whose clock counts down, with no Pause button. Screenshots: DIR/page-timed.png (a
-running timed practice game), DIR/page-paused.png and DIR/page-minutes.png (the countdown).
+gets `CLOCK <ms> paused`), hides the cards and stops the clock, and the TV table shows the same paused
+clock; Resume sends UNPAUSE. Then it takes three sets by clicking their cards (found by protocol.md's
+rules, mode_rules.py) and the game is over at the third (first to 3). From the end, New game with "Most
+sets in 1 minute" and Practice off starts a rated timed game whose clock counts down, with no Pause
+button. Screenshots: DIR/page-timed.png (a running timed practice game), DIR/page-paused.png and
+DIR/page-minutes.png (the countdown).
 
 Exit status: 0 passed; 1 failed (the reason printed); 77 skipped because Chromium or selenium cannot
 start here.
@@ -122,6 +123,13 @@ def main():
         paused_ms = int(next(l for l in reversed(watcher.lines) if l.startswith("CLOCK ")).split()[1])
         if clock_seconds(stood) != paused_ms // 1000:
             fail(f"the page's paused clock {stood!r} is not the server's {paused_ms} ms of play")
+        # The TV table shows the same clock, from the same CLOCK line.
+        page = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(f"{base.rstrip('/')}/tv?room={room}")
+        wait_for(driver, "the TV's paused clock", lambda: text_of(driver, "tv-clock") == stood)
+        driver.close()
+        driver.switch_to.window(page)
 
         # Resume: everyone gets CLOCK … running, the cards come back.
         driver.find_element("id", "btn-resume").click()
