@@ -395,7 +395,8 @@ public struct ScreenRenderer: Sendable {
         }
         if let proposal = view.proposal {
             // What a new game would be, who is for it, and that a bare /new agrees.
-            let what = proposal.options.filter { $0.0 == "mode" || $0.0 == "n" || $0.0 == "private" }
+            let shown: Set<String> = ["mode", "n", "private", "sets", "minutes", "practice"]
+            let what = proposal.options.filter { shown.contains($0.0) }
                 .map { "\($0)=\($1)" }.joined(separator: " ")
             facts.append(
                 StyledText("Vote: new game", TextStyle(colour: .yellow, isBold: true))

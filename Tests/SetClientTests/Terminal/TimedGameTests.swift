@@ -130,4 +130,15 @@ import Testing
             .frame(TerminalSize(columns: 40, rows: 24)).plainLines
         #expect(narrow.contains { $0.contains("first to 5") && $0.contains("paused") }, "\(narrow)")
     }
+
+    @Test("A vote for a timed or practice game says so beside the board")
+    func voteShowsTiming() {
+        var ui = TerminalUI()
+        ui.connection = .online
+        var view = GameView(lines: Self.practiceRoom)
+        view.apply(ServerLine(parsing: "PROPOSAL 1 2 bob mode=normal penalty=1 hints=on minutes=5"))
+        let lines = ScreenRenderer(view: view, me: "alice", hint: nil, ui: ui, isColour: false)
+            .frame(TerminalSize(columns: 100, rows: 30)).plainLines
+        #expect(lines.contains { $0.contains("mode=normal minutes=5") }, "\(lines)")
+    }
 }
