@@ -167,6 +167,9 @@ def main():
         if len(watcher.taken) != 3:
             fail(f"the first-to-3 game ended after {len(watcher.taken)} sets")
         wait_for(driver, "the game over", lambda: shown(driver, "over-dialog"))
+        title = driver.execute_script("return document.getElementById('over-title').textContent")
+        if title != "First to 3 sets. You won!":
+            fail(f"the game over says {title!r}, not how the game ended")
         wait_for(driver, "the clock gone at the end", lambda: not shown(driver, "clock"))
 
         # A new game, timed by minutes and rated: NEW minutes=1 sets=off practice=off.

@@ -530,7 +530,12 @@ function showOver() {
     return item;
   }));
   const best = room.over && room.over[0];
-  $("over-title").textContent = best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over";
+  // A timed game says how it ended: time called, or a player reached the target (protocol.md, timed games).
+  const clock = playClock(room, Date.now());
+  const sets = room.options.sets !== undefined && room.options.sets !== "off" ? room.options.sets : null;
+  const why = clock && clock.leftMs !== null && clock.leftMs <= 1000 ? "Time is up. "
+    : sets && room.deck > 0 ? describeTiming("sets=" + sets).replace(/^f/, "F") + ". " : "";
+  $("over-title").textContent = why + (best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over");
   $("duration").textContent = "";
   $("over-replay").hidden = true;
   // The game just ended is the newest of the room's finished games: HISTORY names its record.
