@@ -141,4 +141,17 @@ import Testing
             .frame(TerminalSize(columns: 100, rows: 30)).plainLines
         #expect(lines.contains { $0.contains("mode=normal minutes=5") }, "\(lines)")
     }
+
+    @Test(
+        "--plain prints the clock's changes: running with the limit and the target, paused with the play time"
+    )
+    func plainLines() {
+        let view = GameView(lines: Self.practiceRoom)
+        #expect(
+            PlainFormatter.line(for: ServerLine(parsing: "CLOCK 0 running"), in: view)
+                == "clock: running, 3 minutes of play in all, first to 5 sets")
+        #expect(
+            PlainFormatter.line(for: ServerLine(parsing: "CLOCK 70000 paused"), in: view)
+                == "clock: paused at 1:10 of play")
+    }
 }
