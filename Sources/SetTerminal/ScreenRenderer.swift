@@ -222,7 +222,8 @@ public struct ScreenRenderer: Sendable {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
         var lines = [
-            StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText(),
+            StyledText("Game over\(timedEnd) — score sheet", TextStyle(colour: .yellow, isBold: true)),
+            StyledText(),
         ]
         let heading =
             "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Late", 7)
@@ -425,6 +426,16 @@ public struct ScreenRenderer: Sendable {
         }
         lines += facts
         return Array(lines.prefix(height)).map { $0.truncated(to: width) }
+    }
+
+    /// How a timed game ended before its deck did (protocol.md, timed games): a player reached the target
+    /// (the score sheet's sets say so), else time was called; "" for a game played out.
+    private var timedEnd: String {
+        guard view.deckCount > 0 else { return "" }
+        if let n = view.setsToWin, night.sheet.contains(where: { $0.sets >= n }) {
+            return ": first to \(n) set\(n == 1 ? "" : "s")"
+        }
+        return view.minutesOfPlay != nil ? ": time is up" : ""
     }
 
     /// A timed or practice game's facts (protocol.md's room options): the target, practice, a pause.

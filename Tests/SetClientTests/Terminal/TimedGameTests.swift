@@ -154,4 +154,30 @@ import Testing
             PlainFormatter.line(for: ServerLine(parsing: "CLOCK 70000 paused"), in: view)
                 == "clock: paused at 1:10 of play")
     }
+
+    @Test("The score sheet of a timed game says how it ended: the target reached, or time called")
+    func endScreen() {
+        func title(_ lines: [String]) -> String? {
+            var view = GameView(lines: Self.practiceRoom)
+            var night = GameNight()
+            for line in lines {
+                view.apply(ServerLine(parsing: line))
+                _ = night.apply(ServerLine(parsing: line))
+            }
+            var ui = TerminalUI()
+            ui.connection = .online
+            return ScreenRenderer(view: view, me: "alice", hint: nil, ui: ui, isColour: false, night: night)
+                .frame(TerminalSize(columns: 100, rows: 30)).plainLines.first { $0.contains("score sheet") }
+        }
+        let sheet = "STATS alice sets=5 wrong=0 stale=0 fastest=900 mean=2000"
+        #expect(
+            title(["OVER alice:5", sheet, "DURATION 60000"])?.contains("Game over: first to 5 sets —") == true
+        )
+        let short = "STATS alice sets=3 wrong=0 stale=0 fastest=900 mean=2000"
+        #expect(
+            title(["OVER alice:3", short, "DURATION 60000"])?.contains("Game over: time is up —") == true)
+        #expect(
+            title(["DECK 0", "OVER alice:3", short, "DURATION 60000"])?.contains("Game over — score sheet")
+                == true)
+    }
 }

@@ -81,7 +81,7 @@ import Testing
         }
         #expect(eventually(timeout: 10) { watcher.current.status == .over })
         try tmux.waitForScreen("the game over after two sets") { screen in
-            screen.contains { $0.contains("Game over") }
+            screen.contains { $0.contains("Game over: first to 2 sets — score sheet") }
         }
     }
 }
