@@ -47,6 +47,19 @@ def clock_seconds(text):
     return int(m.group(1)) * 60 + int(m.group(2))
 
 
+def click_card(driver, pos):
+    """Clicks the card at `pos`, finding it again if the board was drawn anew in between (How to play's
+    example ring ends with a redraw); a stale element was never clicked, so nothing is picked twice."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for _ in range(5):
+        try:
+            driver.find_element("css selector", f"#board [data-pos='{pos}']").click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    fail(f"the card at {pos} kept being redrawn")
+
+
 def pump_until(watcher, what, condition, seconds=10):
     deadline = time.monotonic() + seconds
     while not condition():
@@ -141,6 +154,17 @@ def main():
         if clock_seconds(text_of(driver, "clock")) > paused_ms // 1000 + 2:
             fail(f"after the pause the clock says {text_of(driver, 'clock')!r}: the pause was counted")
 
+        # How to play says how this game ends, and rings a set of the board for 6 s (HINT_SHOW_MS).
+        wait_for(driver, "the page's board to match the server's", lambda: page_board(driver) == watcher.board)
+        driver.find_element("id", "btn-rules").click()
+        rules_opened = time.monotonic()
+        wait_for(driver, "How to play", lambda: shown(driver, "rules-dialog"))
+        rules = text_of(driver, "rules-body")
+        if "This game ends as soon as a player has 3 sets" not in rules or "Practice: the game is unrated" not in rules:
+            fail(f"How to play does not say how this game ends or what practice is: {rules!r}")
+        driver.find_element("id", "rules-close").click()
+        ringed = driver.execute_script("return [...document.querySelectorAll('#board .card.example')].map(e => e.dataset.pos)")
+
         # First to 3 sets: the third set ends the game.
         taken = 0
         while not watcher.over:
@@ -155,11 +179,18 @@ def main():
                 continue
             wait_for(driver, "the page's board to match the server's", lambda: page_board(driver) == watcher.board)
             for pos in claim:
-                driver.find_element("css selector", f"#board [data-pos='{pos}']").click()
+                click_card(driver, pos)
             before = len(watcher.taken)
             pump_until(watcher, f"the set {claim} taken", lambda: len(watcher.taken) > before or watcher.over)
             taken = len(watcher.taken)
             if taken == 1:
+                # The claim took the ringed set (both are the first set in board order): the ring must not stay
+                # on the cards dealt in its place, which are no set.
+                wait_for(driver, "the new cards", lambda: page_board(driver) == watcher.board)
+                still = driver.execute_script(
+                    "return [...document.querySelectorAll('#board .card.example')].map(e => e.dataset.pos)")
+                if time.monotonic() - rules_opened < 5.5 and sorted(claim) == sorted(ringed) and still:
+                    fail(f"How to play's ring stayed on {still}, the cards dealt where its set was taken")
                 wait_for(driver, "the score of 1", lambda: driver.execute_script(
                     "return document.querySelector(`#scores li[data-player='${arguments[0]}'] .score`).textContent",
                     name) == "1")

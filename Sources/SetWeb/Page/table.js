@@ -429,6 +429,8 @@ function onEvent(line) {
     if (!applyLine(room, line, false)) return;
     if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
     if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
+    // How to play's example ring names positions: once one of them holds another card, it rings no set.
+    if (word === "BOARD" && [...exampleCards].some((p) => room.fresh.has(p))) exampleCards = new Set();
     if (word === "ROOM" && wasStatus === "waiting" && room.status === "playing") closeOverlay("countdown");
     // A pause or its end; the CLOCK that comes with the deal says nothing new.
     if (word === "CLOCK" && !room.clock.running && wasPaused !== true) { log("new", "The game is paused."); clearSelection(); }
@@ -957,7 +959,20 @@ function showRules() {
     body.push(rulesParagraph("Tap the cards to claim a set" + (phone.matches ? "." : " — on a laptop you can also type the letters in their corners.") +
       " A set scores 1; a wrong claim costs " + (room.options.penalty === "0" ? "nothing" : "1") +
       "; a claim that comes after someone took those cards costs nothing. Hint shows one card of a set."));
-    body.push(rulesParagraph("The game ends when the deck is empty and no set is left. Colour letters (in the menu) write R, G, P or B on each card."));
+    // Timed and practice games (protocol.md): how this room's games end, and what practice allows.
+    const target = timingOf(room.options);
+    const sets = (target.match(/sets=(\d+)/) || [])[1];
+    const minutes = (target.match(/minutes=(\d+)/) || [])[1];
+    const ends = [];
+    if (sets) ends.push("as soon as a player has " + sets + (sets === "1" ? " set" : " sets"));
+    if (minutes) ends.push("after " + minutes + (minutes === "1" ? " minute" : " minutes") + " of play (pauses left out)");
+    body.push(rulesParagraph((ends.length
+      ? "This game ends " + ends.join(" or ") + ", or when the deck is empty and no set is left; the best score wins."
+      : "The game ends when the deck is empty and no set is left.") +
+      " Colour letters (in the menu) write R, G, P or B on each card."));
+    if (room.options.practice === "on") {
+      body.push(rulesParagraph("Practice: the game is unrated, Hint is always there, and Pause stops the game and its clock for everyone."));
+    }
     if (example.fromBoard) {
       exampleCards = new Set(example.positions);
       renderBoard();
