@@ -323,10 +323,14 @@ final class Rig {
 
     /// Whether setd's log has a `connect` or `http` line for a client at `source`.
     func logNames(_ source: String, as event: String = "connect") -> Bool {
-        daemon.log.split(separator: "\n").contains { line in
-            line.contains(" info \(event) ")
-                && (line.hasSuffix("peer=\(source)") || line.contains("peer=\(source) ")
-                    || line.contains("peer=\(source):"))
+        // setd may log a request after its answer has reached the client, and its log reaches the test
+        // through a reader thread: wait for the line a while (under TSan once it had not come yet).
+        eventually(timeout: 5 * testTimeScale, every: 0.05) {
+            daemon.log.split(separator: "\n").contains { line in
+                line.contains(" info \(event) ")
+                    && (line.hasSuffix("peer=\(source)") || line.contains("peer=\(source) ")
+                        || line.contains("peer=\(source):"))
+            }
         }
     }
 
