@@ -16,27 +16,29 @@ extension Simulation {
             }
         }
         checkRatings()
-        let records = disk.written
-        disk.written = []
+        let (records, bytes) = disk.takeWritten()
         // A restore from the journal equals the live state (skipped while the journal cannot be
         // written: the rewrite that ends the outage is checked instead).
+        // The live rooms as the replay check took them, when it did: the same moment, not taken again.
+        var liveRooms: [RoomSnapshot]?
         if engine.isJournalAvailable {
-            if let mismatch = catching({ try replay.feed(records) }) { return fail(mismatch) }
+            if let mismatch = catching({ try replay.feed(journal: bytes) }) { return fail(mismatch) }
             // Every step the rooms its records touched, value by value; the whole state (ratings,
             // claims, the archive, rooms changed with no record) every `fullCheckEvery` steps; and all of
             // it byte for byte, times and options too, every `8 × fullCheckEvery`.
             let touched = records.map(\.roomName)
             if step % (fullCheckEvery * 8) == 0 {
-                if let mismatch = catching({ try replay.compare(with: engine.core) }) {
+                if let mismatch = catching({ liveRooms = try replay.compare(with: engine.core) }) {
                     return fail(mismatch)
                 }
             } else if step % fullCheckEvery == 0 || touched.contains(nil) {
-                if let mismatch = catching({ try replay.compareValues(with: engine.core) }) {
+                if let mismatch = catching({ liveRooms = try replay.compareValues(with: engine.core) }) {
                     return fail(mismatch)
                 }
             } else if !touched.isEmpty {
                 let names = Set(touched.compactMap { $0 })
-                if let mismatch = catching({ try replay.compare(rooms: names, with: engine.core) }) {
+                if let mismatch = catching({ liveRooms = try replay.compare(rooms: names, with: engine.core) }
+                ) {
                     return fail(mismatch)
                 }
             }
@@ -50,12 +52,14 @@ extension Simulation {
         // belongs to none): their games add up, and so do the views of the clients in them.
         let names = Set(records.compactMap(\.roomName))
         let everything = step % fullCheckEvery == 0 || records.contains { $0.roomName == nil }
+        // (The replay check compared exactly these rooms, all of them or those touched, when it ran.)
         let snapshots =
-            everything
-            ? engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
-                if case .snapshot(let room) = record { return room }
-                return nil
-            } : names.sorted().compactMap { engine.core.snapshot(ofRoom: $0) }
+            liveRooms
+            ?? (everything
+                ? engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
+                    if case .snapshot(let room) = record { return room }
+                    return nil
+                } : names.sorted().compactMap { engine.core.snapshot(ofRoom: $0) })
         if everything { checkSeats(snapshots) }
         for room in snapshots { checkGame(room) }
         checkViews(snapshots)

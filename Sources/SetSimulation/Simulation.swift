@@ -41,6 +41,8 @@ public final class Simulation {
     private var nextTickAt: Double
     private var wakeAt: Double?
     var replay: ReplayCheck
+    /// The archive lines the replay checks read, kept across restarts (each rewrite holds them again).
+    let archiveLines: ReplayCheck.ArchiveLines
     var random: SeededGenerator
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
@@ -75,7 +77,8 @@ public final class Simulation {
         configuration.keyHashIterations = 16
         self.configuration = configuration
         engine = Engine(configuration: configuration, random: .seeded(seed))
-        replay = ReplayCheck(configuration: configuration)
+        archiveLines = ReplayCheck.ArchiveLines()
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         clients = (0..<count).map(SimulatedClient.init(index:))
         nextTickAt = now.uptime + 1
@@ -334,10 +337,12 @@ public final class Simulation {
         guard !engine.isJournalAvailable, !disk.isFull else { return }
         let records = engine.core.snapshotRecords()
         disk.rewrite(records, at: now.uptime)
-        replay = ReplayCheck(configuration: configuration)
+        let rewritten = disk.bytes
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         carryOut(engine.journalRecovered(at: now))
+        // Read back from the bytes the disk now holds, as a restart would read them.
         if let mismatch = catching({
-            try replay.feed(records)
+            try replay.feed(journal: rewritten[...])
             try replay.compare(with: engine.core)
         }) {
             fail("the rewritten journal does not replay: \(mismatch)")
@@ -394,11 +399,12 @@ public final class Simulation {
         }
         disk = VirtualDisk()
         disk.rewrite(records, at: now.uptime)
-        replay = ReplayCheck(configuration: configuration)
+        let rewritten = disk.bytes
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         carryOut(actions.filter { if case .journal = $0 { false } else { true } })
         // The snapshot it wrote, replayed, is the state it restored: a compaction loses nothing.
         if let mismatch = catching({
-            try replay.feed(records)
+            try replay.feed(journal: rewritten[...])
             try replay.compare(with: engine.core)
         }) {
             fail("the restored state does not survive its own snapshot: \(mismatch)")
