@@ -11,7 +11,8 @@ import Testing
     /// Text that needs every escape JSON has, and some it does not (slashes, DEL, non-ASCII).
     static let awkward: [String] = [
         "", "plain", "a\"quote", "back\\slash", "sl/ash", "\u{7F}del", "\u{80}", "e\u{301}", "👩‍👩‍👧",
-        "\u{2028}\u{2029}", "\u{0600}x", "ea", "f", "😀", "\u{FF01}", "\u{E000}", "tab\tcr\rlf\nff\u{0C}bs\u{08}", "\u{0}\u{1}\u{1F}\u{1B}",
+        "\u{2028}\u{2029}", "\u{0600}x", "ea", "f", "😀", "\u{FF01}", "\u{E000}",
+        "tab\tcr\rlf\nff\u{0C}bs\u{08}", "\u{0}\u{1}\u{1F}\u{1B}",
         String((0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }),
     ]
 
