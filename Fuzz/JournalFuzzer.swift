@@ -46,6 +46,14 @@ enum JournalFuzzer {
                             GameRecord.Event(ms: 0, type: "claim", name: text, cards: [text], result: text)
                         ],
                         sheet: []))),
+            // A record event is one text field of JSON too; rematch offers and resets name a room and a player.
+            .recordEvent(
+                room: text,
+                event: GameRecord.Event(
+                    ms: 1, type: text, name: text, cards: [text], result: text, card: text, by: text,
+                    options: [text: text])),
+            .rematch(room: text, name: text),
+            .standingsReset(room: text, by: text),
         ]
         for record in records {
             let line = record.line

@@ -365,7 +365,7 @@ extension BotSession {
         faceDownMemory = faceDownMemory.filter { !cards.contains($0.value) }
         if cards.count != codes.count {
             protocolError("\(name): SET \(who) with an unreadable card: \(codes)")
-        } else if !mode.isValidClaim(cards) {
+        } else if !cards.allSatisfy(mode.hasCard) || !mode.isValidClaim(cards) {
             protocolError("\(name): SET \(who) \(codes) is not a valid claim in \(mode.rawValue) mode")
         } else if !view.isFaceDown {
             let board = view.setCards

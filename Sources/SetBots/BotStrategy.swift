@@ -63,6 +63,8 @@ public enum BotStrategy {
         let slots = view.setCards
         guard slots.allSatisfy({ $0 != nil }) else { return [] }
         let cards = slots.map { $0! }
+        // A board of the last game's mode, read before this game's BOARD line came: nothing to claim yet.
+        guard cards.allSatisfy(view.setMode.hasCard) else { return [] }
         var position = [Int](repeating: -1, count: Card.universe.count)
         for (i, card) in cards.enumerated() { position[card.index] = i }
         var claims = view.setMode.claims(on: cards, chain: view.chain)
@@ -140,7 +142,7 @@ public enum BotStrategy {
     {
         let mode = view.setMode
         let size = mode.cardsPerClaim
-        guard cards.count >= size else { return nil }
+        guard cards.count >= size, cards.allSatisfy(mode.hasCard) else { return nil }
         for _ in 0..<32 {
             var positions: [Int] = []
             while positions.count < size {
@@ -161,7 +163,9 @@ public enum BotStrategy {
     static func staleClaim(in view: GameView, earlier: EarlierBoard?, using generator: inout SeededGenerator)
         -> Claim?
     {
-        guard let earlier, earlier.revision != view.revision, view.setMode != .chain else { return nil }
+        guard let earlier, earlier.revision != view.revision, view.setMode != .chain,
+            earlier.cards.allSatisfy(view.setMode.hasCard)
+        else { return nil }
         let sets = view.setMode.claims(on: earlier.cards, chain: nil)
         guard !sets.isEmpty else { return nil }
         let cards = sets[generator.next(below: sets.count)]

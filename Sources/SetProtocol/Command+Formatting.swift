@@ -44,10 +44,13 @@ extension Command {
             words.append(name)
         case .record(let id):
             words.append(id)
+        case .standings(let request):
+            if request != .show { words.append(request.rawValue) }
         case .kick(let name, let reason):
             words.append(name)
             if let reason { words.append(reason) }
-        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready:
+        case .rooms, .leave, .state, .hint, .ping, .help, .quit, .ready, .start, .lock, .unlock, .unready,
+            .rematch, .pause, .unpause:
             break
         }
         return words.joined(separator: " ")

@@ -28,6 +28,10 @@ extension Command {
         (.unready, "UNREADY"),
         (.allow, "ALLOW <name>"),
         (.record, "RECORD <game-id>"),
+        (.rematch, "REMATCH"),
+        (.standings, "STANDINGS [csv|reset]"),
+        (.pause, "PAUSE"),
+        (.unpause, "UNPAUSE"),
     ]
 
     /// Most cards one `CHOOSE` may name; more is never a valid claim in any mode.
@@ -92,6 +96,8 @@ extension Command {
         case .lock: return none(.lock)
         case .unlock: return none(.unlock)
         case .unready: return none(.unready)
+        case .pause: return none(.pause)
+        case .unpause: return none(.unpause)
         case .kick:
             guard let name = args.first else { return .failure(usage()) }
             // Whatever follows the name is the reason, as a chat's text: told to the room as it was typed.
@@ -118,6 +124,13 @@ extension Command {
                         verb, .args, "a game id is 16 hex digits, as HISTORY's GAME <k> ID line shows"))
             }
             return .success(.record(id: args[0].lowercased()))
+        case .rematch: return none(.rematch)
+        case .standings:
+            guard args.count <= 1 else { return .failure(usage()) }
+            guard let request = Command.StandingsRequest(rawValue: args.first?.lowercased() ?? "") else {
+                return .failure(usage())
+            }
+            return .success(.standings(request))
         case .rooms: return none(.rooms)
         case .leave: return none(.leave)
         case .state: return none(.state)

@@ -47,10 +47,28 @@ public enum Command: Equatable, Sendable {
     case unlock
     /// `UNREADY`: in a waiting room, take back a `READY` (and stop a countdown under way).
     case unready
+    /// `PAUSE`: stops a practice game's play and clock until `UNPAUSE`.
+    case pause
+    /// `UNPAUSE`: lets a paused practice game go on.
+    case unpause
     /// `ALLOW <name>`: the host lets a kicked name, and the address kicked with it, back in.
     case allow(name: String)
     /// `RECORD <game-id>`: a finished game's record, as JSON.
     case record(id: String)
+    /// `REMATCH`: after the game, offer to play again with the same players and options.
+    case rematch
+    /// `STANDINGS [csv|reset]`: the room's standings for the night, as lines or CSV, or (the host) reset.
+    case standings(StandingsRequest)
+
+    /// What `STANDINGS` asks for.
+    public enum StandingsRequest: String, Equatable, Sendable {
+        /// `STANDINGS`: the `STANDING` lines.
+        case show = ""
+        /// `STANDINGS csv`: the same as CSV lines.
+        case csv
+        /// `STANDINGS reset`: the host starts the night's standings again.
+        case reset
+    }
 
     /// One card named in a `CHOOSE`.
     public enum Pick: Equatable, Sendable {
@@ -88,6 +106,10 @@ public enum Command: Equatable, Sendable {
         case .unready: return .unready
         case .allow: return .allow
         case .record: return .record
+        case .rematch: return .rematch
+        case .standings: return .standings
+        case .pause: return .pause
+        case .unpause: return .unpause
         }
     }
 }

@@ -66,6 +66,8 @@ public enum ErrorCode: Hashable, Sendable {
     case tooManyNames
     /// `RECORD`: no kept game has that id (or it was a private room's, and you are not in it).
     case noSuchGame
+    /// `REMATCH`: the game is not over yet (a vote with `NEW` ends it early).
+    case notOver
     /// A code this version does not know, as the server sent it.
     case unrecognized(String)
 }
@@ -76,7 +78,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         .unknown, .args, .badName, .taken, .noName, .already, .badToken, .noRoom, .noSuchRoom, .denied,
         .mismatch, .badOption, .stale, .notSet, .notYourTurn, .over, .noHints, .tooManyRooms,
         .tooLong, .badUTF8, .slowDown, .full, .unavailable, .notStarted, .notWaiting, .locked,
-        .backoff, .tooManyNames, .noSuchGame,
+        .backoff, .tooManyNames, .noSuchGame, .notOver,
     ]
 
     /// Known codes by their text, so parsing an `ERR` line is one lookup.
@@ -121,6 +123,7 @@ extension ErrorCode: RawRepresentable, CaseIterable {
         case .backoff: return "BACKOFF"
         case .tooManyNames: return "TOOMANYNAMES"
         case .noSuchGame: return "NOSUCHGAME"
+        case .notOver: return "NOTOVER"
         case .unrecognized(let code): return code
         }
     }

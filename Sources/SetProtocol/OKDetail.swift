@@ -39,6 +39,10 @@ public enum OKDetail: Equatable, Sendable {
     case stats(count: Int)
     /// `OK TOP <count>`: how many `TOP` lines the reply had.
     case top(count: Int)
+    /// `OK STANDINGS <count>`: how many lines (`STANDINGS`, `STANDING` or `CSV`) the reply had.
+    case standings(count: Int)
+    /// `OK REMATCH started` or `OK REMATCH offered <offers>/<needed>`.
+    case rematch(RematchOutcome)
     /// Any other `OK`: a verb whose reply carries no detail (`CHAT`, `PING` …), a verb this
     /// version does not know, or a detail that is not in its documented shape.
     case other(verb: String, detail: String)
@@ -49,6 +53,14 @@ public enum OKDetail: Equatable, Sendable {
         case started
         /// The game is running with others online: this was a vote, and the count so far.
         case voted(votes: Int, needed: Int)
+    }
+
+    /// What `REMATCH` did.
+    public enum RematchOutcome: Equatable, Sendable {
+        /// Everyone online had offered: the new game started.
+        case started
+        /// The offer stands, with how many of the online players have offered so far.
+        case offered(offers: Int, needed: Int)
     }
 
     /// Reads the detail of an `OK` line with the given verb.
@@ -83,6 +95,12 @@ public enum OKDetail: Equatable, Sendable {
             read = .unready(ready: ready, seated: seated)
         case ("STATS", 1): read = Int(words[0]).map { .stats(count: $0) }
         case ("TOP", 1): read = Int(words[0]).map { .top(count: $0) }
+        case ("STANDINGS", 1): read = Int(words[0]).map { .standings(count: $0) }
+        case ("REMATCH", 1) where words[0] == "started": read = .rematch(.started)
+        case ("REMATCH", 2) where words[0] == "offered":
+            let parts = words[1].split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let offers = Int(parts[0]), let needed = Int(parts[1]) else { return nil }
+            read = .rematch(.offered(offers: offers, needed: needed))
         case ("NEW", 1) where words[0] == "started": read = .new(.started)
         case ("NEW", 2) where words[0] == "voted":
             let parts = words[1].split(separator: "/", omittingEmptySubsequences: false)
@@ -113,6 +131,8 @@ public enum OKDetail: Equatable, Sendable {
         case .unready: return "UNREADY"
         case .stats: return "STATS"
         case .top: return "TOP"
+        case .standings: return "STANDINGS"
+        case .rematch: return "REMATCH"
         case .other(let verb, _): return verb
         }
     }
@@ -125,12 +145,14 @@ public enum OKDetail: Equatable, Sendable {
         case .join(let room, let count), .watch(let room, let count): return "\(room) \(count)"
         case .leave(let room): return room
         case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
-            .stats(let count), .top(let count):
+            .stats(let count), .top(let count), .standings(let count):
             return "\(count)"
         case .ready(let ready, let seated), .unready(let ready, let seated): return "\(ready) \(seated)"
         case .choose(let cards): return cards.joined(separator: " ")
         case .new(.started): return "started"
         case .new(.voted(let votes, let needed)): return "voted \(votes)/\(needed)"
+        case .rematch(.started): return "started"
+        case .rematch(.offered(let offers, let needed)): return "offered \(offers)/\(needed)"
         case .other(_, let detail): return detail
         }
     }
@@ -145,9 +167,9 @@ public enum OKDetail: Equatable, Sendable {
         switch self {
         case .resume(_, _, let count), .join(_, let count), .watch(_, let count): return count
         case .rooms(let count), .history(let count), .state(let count), .help(let count), .hint(let count),
-            .stats(let count), .top(let count):
+            .stats(let count), .top(let count), .standings(let count):
             return count
-        case .hello, .leave, .choose, .new, .ready, .unready, .other: return 0
+        case .hello, .leave, .choose, .new, .ready, .unready, .rematch, .other: return 0
         }
     }
 }

@@ -100,6 +100,8 @@ private struct Parser {
     static let topKey = key("TOP".utf8)
     static let tokenKey = key("TOKEN".utf8)
     static let noticeKey = key("NOTICE".utf8)
+    static let rematchKey = key("REMATCH".utf8)
+    static let csvKey = key("CSV".utf8)
     static let onlineKey = key("online".utf8)
     static let awayKey = key("away".utf8)
     static let dashKey = key("-".utf8)
@@ -294,12 +296,26 @@ private struct Parser {
             return .top(rank: rank, name: word(2), rating: rating, games: games)
         case 0 where word(0) == "PROPOSAL":
             return proposal(count)
+        case Self.rematchKey where count == 4:
+            guard let offers = int(word: 2), let needed = int(word: 3) else { return nil }
+            return .rematch(name: word(1), offers: offers, needed: needed)
+        case Self.csvKey where count >= 2: return .csv(rest(after: 1))
+        case 0 where count == 8 && word(0) == "STANDING":
+            guard let place = int(word: 1), let points = field(3, "points"), let wins = field(4, "wins"),
+                let games = field(5, "games"), let sets = field(6, "sets"),
+                let best = optionalField(7, "best")
+            else { return nil }
+            return .standing(
+                StandingRow(
+                    place: place, name: word(2), points: points, wins: wins, games: games, sets: sets,
+                    bestMs: best))
         case 0 where count == 2:
             // Words longer than seven bytes have no key: the few such verbs are compared whole.
             switch word(0) {
             case "COUNTDOWN" where key(1) == Self.dashKey: return .countdownStopped
             case "COUNTDOWN": return int(word: 1).map { .countdown($0) }
             case "DURATION": return int(word: 1).map { .duration($0) }
+            case "STANDINGS": return int(word: 1).map { .standings(games: $0) }
             case "UNLOCKED": return .unlocked(word(1))
             default: return nil
             }

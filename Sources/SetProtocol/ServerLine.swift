@@ -101,6 +101,16 @@ public enum ServerLine: Equatable, Sendable {
     /// `NOTICE <text>`: something the server wants you to know about your own seat (someone presented a
     /// token of yours that a `RESUME` replaced).
     case notice(String)
+    /// `REMATCH <name> <offers> <needed>`: after the game, somebody offered to play again; `offers` of
+    /// the `needed` online players have.
+    case rematch(name: String, offers: Int, needed: Int)
+    /// `STANDINGS <games>`: the room's standings for the night follow, one `STANDING` line per player,
+    /// added up over `games` games (`STANDINGS 0`: reset, none follow).
+    case standings(games: Int)
+    /// `STANDING <place> <name> points=<n> wins=<n> games=<n> sets=<n> best=<ms>`: a player's night.
+    case standing(StandingRow)
+    /// `CSV <text>`: a line of CSV, a data line of `STANDINGS csv`.
+    case csv(String)
     /// A line this version does not know; clients should ignore it.
     case unknown(String)
 
@@ -168,6 +178,10 @@ extension ServerLine {
         case .top(let rank, let name, let rating, let games): return "TOP \(rank) \(name) \(rating) \(games)"
         case .token(let token): return "TOKEN \(token)"
         case .notice(let text): return "NOTICE \(text)"
+        case .rematch(let name, let offers, let needed): return "REMATCH \(name) \(offers) \(needed)"
+        case .standings(let games): return "STANDINGS \(games)"
+        case .standing(let row): return row.text
+        case .csv(let text): return "CSV \(text)"
         case .unknown(let text): return text
         }
     }
@@ -189,7 +203,7 @@ extension ServerLine {
     public func isData(ofReplyTo verb: String) -> Bool {
         switch (verb, self) {
         case ("ROOMS", .room), ("HISTORY", .history), ("HINT", .hint), ("HELP", .help), ("STATS", .rating),
-            ("TOP", .top):
+            ("TOP", .top), ("STANDINGS", .standings), ("STANDINGS", .standing), ("STANDINGS", .csv):
             return true
         case ("JOIN", _), ("WATCH", _), ("STATE", _), ("RESUME", _): return isSnapshot
         default: return false
@@ -202,7 +216,7 @@ extension ServerLine {
     /// (`Sources/SetWeb/Page/replies.json`, tested against this one).
     public static let dataReplies: [String: Int] = [
         "HELP": 3, "ROOMS": 3, "JOIN": 4, "WATCH": 4, "STATE": 3, "RESUME": 5, "HINT": 3, "HISTORY": 3,
-        "STATS": 3, "TOP": 3,
+        "STATS": 3, "TOP": 3, "STANDINGS": 3,
     ]
 
     /// Whether this line, arriving while `verb` waits for its reply, must wait for the final line to say

@@ -25,4 +25,8 @@ public enum Verb: String, CaseIterable, Sendable {
     case unready = "UNREADY"
     case allow = "ALLOW"
     case record = "RECORD"
+    case rematch = "REMATCH"
+    case standings = "STANDINGS"
+    case pause = "PAUSE"
+    case unpause = "UNPAUSE"
 }

@@ -33,6 +33,9 @@ final class Outbox {
     let logLevel: LogLevel
     /// While restoring, records are read from the journal, not made: nothing is journaled again.
     var isReplaying = false
+    /// The wall-clock time (Unix seconds) of the input being handled, for what journals its own time
+    /// (a game record's `event`); a replay reads the journaled time, never this.
+    var wallTime: Double = 0
     /// Goes up whenever a room is created or closed, or changes its `ROOM` line, so the core can keep
     /// the `ROOMS` listing between changes.
     private(set) var listingVersion = 0

@@ -88,9 +88,20 @@ extension ServerCore {
             return seat(of: connection, .unready).flatMap { session, room in
                 room.markUnready(session).flatMap { ok($0) }
             }
+        case .pause, .unpause:
+            return seat(of: connection, command.verb).flatMap { session, room in
+                room.setPaused(command == .pause, by: session, at: now).flatMap {
+                    ok(.plain(command.verb, room.name))
+                }
+            }
         case .chat(let text): return chat(text, from: connection)
         case .history(let name): return history(of: name, for: connection)
         case .record(let id): return record(id, for: connection)
+        case .rematch:
+            return seat(of: connection, .rematch).flatMap { session, room in
+                room.offerRematch(by: session, at: now).flatMap { ok($0) }
+            }
+        case .standings(let request): return standings(request, for: connection)
         case .stats(let name):
             return statsLines(of: name, for: connection).flatMap { ok(.stats(count: $0.count), data: $0) }
         case .top(let mode):
@@ -159,8 +170,10 @@ extension ServerCore {
     /// Whether `command` would change what the journal keeps: seats, games, claims, chat.
     private func changesJournal(_ command: Command, from connection: Client) -> Bool {
         switch command {
-        case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .allow, .lock, .unlock:
+        case .join, .leave, .choose, .new, .chat, .ready, .unready, .start, .kick, .allow, .lock, .unlock,
+            .rematch, .pause, .unpause:
             return true
+        case .standings(let request): return request == .reset
         case .watch: return connection.session?.room != nil
         case .hello(let name, let key): return key != nil && !nameClaims.isClaimed(name)
         case .ping, .help, .quit, .rooms, .resume, .state, .hint, .history, .stats, .top, .record:

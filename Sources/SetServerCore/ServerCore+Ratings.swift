@@ -87,8 +87,8 @@ extension ServerCore {
             dealt.deal(at: time)
         case .stale(let name, let player):
             let room = try room(name)
+            // Its place in the record comes from the `event` record written with it.
             room.tally.noteStale(by: player)
-            room.noteClaimForRecord(by: player, cards: nil, result: "stale", at: nil)
         case .lock(let name, let isLocked, _): try room(name).isLocked = isLocked
         case .kick(let name, let player, _, let address, let until):
             let room = try room(name)
@@ -108,6 +108,14 @@ extension ServerCore {
                     stale: stale))
         case .nameClaim, .nameKey, .nameUsed, .nameFree:
             try replayClaim(record)
+        case .recordEvent(let name, let event): try room(name).recordEvents.append(event)
+        case .rematch(let name, let player):
+            let room = try room(name)
+            guard room.isOver, room.seats.contains(where: { $0.name == player }) else {
+                throw JournalFormatError(description: "a rematch offer in \(name) that cannot be")
+            }
+            if !room.rematchOffers.contains(player) { room.rematchOffers.append(player) }
+        case .standingsReset(let name, _): try room(name).standings = NightStandings()
         default:
             break
         }

@@ -158,8 +158,10 @@ extension ServerCore {
                 game.password = RoomOptions.legacyHash(of: password, room: name).text
             }
             archive.keep(game, of: name)
+        case .clock(let name, let change, let time):
+            try room(name).replayClock(change, at: time)
         case .ready, .unready, .deal, .stale, .lock, .kick, .allow, .gain, .rating, .nameClaim, .vote,
-            .countdown, .nameKey, .nameUsed, .nameFree:
+            .countdown, .nameKey, .nameUsed, .nameFree, .recordEvent, .rematch, .standingsReset:
             try replayNight(record, in: rooms)
         }
     }

@@ -74,6 +74,7 @@ public final class ServerCore {
     public func handle(_ command: Result<Command, ProtocolError>, from id: ConnectionID, at now: Instant)
         -> [Effect]
     {
+        outbox.wallTime = now.wall
         if let client = clients[id] { received(command, from: client, at: now) }
         return drain()
     }
@@ -84,6 +85,7 @@ public final class ServerCore {
     /// The shell lost connection `id` (the peer closed, a write failed, or it stopped reading): its player
     /// goes away into the grace period, a spectator stops watching.
     public func disconnected(_ id: ConnectionID, reason: String, at now: Instant) -> [Effect] {
+        outbox.wallTime = now.wall
         if let client = clients[id] { forget(client, reason: reason, at: now) }
         return drain()
     }
@@ -91,6 +93,7 @@ public final class ServerCore {
     /// Runs the timers due at `now`: registration deadlines, idle timeouts, server `PING`s, expired
     /// grace periods and waiting rooms' countdowns. The shell calls it about once a second.
     public func tick(at now: Instant) -> [Effect] {
+        outbox.wallTime = now.wall
         let time = now.uptime
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
             if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
@@ -118,7 +121,15 @@ public final class ServerCore {
         for room in rooms.values.filter(\.isRecountDue).sorted(by: { $0.name < $1.name }) {
             room.recountVotes(at: now)
         }
+        // A rematch everyone still online has offered (someone who had not left or dropped).
+        for room in rooms.values.filter(\.isRematchCheckDue).sorted(by: { $0.name < $1.name }) {
+            room.startRematchIfAgreed(by: nil, at: now)
+        }
         sweepExpiredClaims(at: now)
+        // A timed game whose minutes of play have passed: time is called, journaled, and the game ends.
+        for room in rooms.values.filter(\.isTimed).sorted(by: { $0.name < $1.name }) {
+            room.callTimeIfDue(at: now)
+        }
         for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
             room.advanceCountdown(at: now)
         }
@@ -219,6 +230,8 @@ public final class ServerCore {
 
     func removeIfEmpty(_ room: Room) {
         guard room.isEmpty, rooms[room.name] === room else { return }
+        // A game left mid-way by everyone still gets its record, before the room goes.
+        room.archiveAbandonedGame()
         rooms[room.name] = nil
         if let host = room.creatorHost {
             let left = roomsCreated[host, default: 1] - 1

@@ -99,19 +99,25 @@ extension Simulation {
         switch room.game {
         case .set(let state):
             // Each card of the mode's deck is in exactly one place. In chain mode each set reuses a card of
-            // the one before, so a taken card may be in two sets (but never also on the board or deck).
-            var place = [UInt8](repeating: 0, count: 81)
+            // the one before, so a taken card may be in two sets (but never also on the board or deck); in
+            // puzzle a found set stays on the board until the board moves on, and leaves with it.
+            let universe = Card.universe.count
+            var place = [UInt8](repeating: 0, count: universe)
             for card in state.board { place[card.index] += 1 }
             for card in state.deck { place[card.index] += 1 }
             for taken in state.takenSets {
                 for card in taken.cards where place[card.index] & 0x80 == 0 { place[card.index] |= 0x80 }
             }
-            var inDeck = [Bool](repeating: false, count: 81)
+            var inDeck = [Bool](repeating: false, count: universe)
             for card in state.options.mode.cards { inDeck[card.index] = true }
-            for index in 0..<81 {
-                let count = Int(place[index] & 0x7F) + (place[index] & 0x80 == 0 ? 0 : 1)
-                guard count == (inDeck[index] ? 1 : 0) else {
-                    return fail("\(room.name): \(Card.all[index].code) is in \(count) places")
+            for index in 0..<universe {
+                let dealt = Int(place[index] & 0x7F)
+                let taken = place[index] & 0x80 == 0 ? 0 : 1
+                let count = state.options.mode.isPuzzle && dealt > 0 ? dealt : dealt + taken
+                // A puzzle board that moved on took its cards no set used out of play: in no place.
+                let isGone = state.options.mode.isPuzzle && count == 0 && inDeck[index]
+                guard count == (inDeck[index] ? 1 : 0) || isGone else {
+                    return fail("\(room.name): \(Card.universe[index].code) is in \(count) places")
                 }
             }
             for (name, score) in state.scores {
@@ -158,7 +164,15 @@ extension Simulation {
             case .set(let state):
                 let isWaiting = room.night.isWaiting
                 let board = view.setCards.compactMap { $0 }
-                guard board == (isWaiting ? [] : state.board) else { return mismatch("another board") }
+                if state.options.mode.dealsFaceDown {
+                    // Memory: every card face down, as many as the game has.
+                    let faceDown = view.board.allSatisfy { $0 == .playing(nil, isMatched: false) }
+                    guard faceDown, view.board.count == (isWaiting ? 0 : state.board.count) else {
+                        return mismatch("a memory board that is not all face down")
+                    }
+                } else if board != (isWaiting ? [] : state.board) {
+                    return mismatch("another board")
+                }
                 guard view.deckCount == state.deck.count + (isWaiting ? state.board.count : 0) else {
                     return mismatch("deck \(view.deckCount)")
                 }

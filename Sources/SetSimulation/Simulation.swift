@@ -16,7 +16,8 @@ public final class Simulation {
     /// Rooms the evening plays in, by number: every mode, Matchismo, waiting rooms, a private room.
     static let roomOptions = [
         "", "mode=junior penalty=0", "mode=chain", "mode=ultra", "matchismo n=2", "start=ready",
-        "matchismo n=3 start=ready", "password=pw",
+        "matchismo n=3 start=ready", "password=pw", "mode=megaset", "mode=memory practice=on",
+        "mode=puzzle sets=5", "mode=ultrachain minutes=2",
     ]
     static var roomCount: Int { roomOptions.count }
     /// What players say, some of it text Unicode glues to its neighbours.
@@ -25,7 +26,9 @@ public final class Simulation {
         "~ % \\ tilde", String(repeating: "long ", count: 150),
     ]
     /// Options a `NEW` asks for.
-    static let newGameOptions = ["", "mode=junior", "mode=normal", "penalty=0", "n=3", "hints=off"]
+    static let newGameOptions = [
+        "", "mode=junior", "mode=normal", "penalty=0", "n=3", "hints=off", "mode=4set", "mode=shuffle",
+    ]
 
     /// The seed.
     public let seed: UInt64
@@ -275,7 +278,10 @@ public final class Simulation {
             return send(.choose(picks: [.position(position)], revision: revision), from: client)
         }
         let cards = view.setCards.compactMap { $0 }
-        guard !cards.isEmpty else { return send("CHOOSE a b c", from: client) }
+        // Memory's face-down board, or a board of the last game's mode: a claim it cannot judge.
+        guard !cards.isEmpty, cards.allSatisfy(view.setMode.hasCard) else {
+            return send("CHOOSE a b c", from: client)
+        }
         let claims = view.setMode.claims(on: cards, chain: view.chain.isEmpty ? nil : view.chain)
         func positions(_ claim: [Card]) -> [Command.Pick] {
             claim.map { card in cards.firstIndex(of: card).map { .position($0) } ?? .code(card.code) }
@@ -296,7 +302,7 @@ public final class Simulation {
             guard picks[size - 1] < cards.count else { return }
             send(.choose(picks: picks.map { .position($0) }, revision: view.revision), from: client)
         case .stale:
-            guard let earlier = client.earlierBoard,
+            guard let earlier = client.earlierBoard, earlier.cards.allSatisfy(view.setMode.hasCard),
                 let old = view.setMode.claims(on: earlier.cards, chain: nil).first
             else {
                 return send(

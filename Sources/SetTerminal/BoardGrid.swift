@@ -14,18 +14,26 @@ public struct BoardGrid: Equatable, Sendable {
     public var columns: Int
     /// For each position, its row and column in cards.
     public var places: [(row: Int, column: Int)]
+    /// Whether one-line cells are ``CardArt/wideCellWidth`` columns (4Set's four shapes, MegaSet's
+    /// border mark).
+    public var isWide = false
+    /// Whether each box draws its card's border (MegaSet), so a selection cannot double it.
+    public var showsBorders = false
 
     /// Columns between two cards.
     static let gap = 1
 
     public static func == (lhs: BoardGrid, rhs: BoardGrid) -> Bool {
-        lhs.isCompact == rhs.isCompact && lhs.columns == rhs.columns
+        lhs.isCompact == rhs.isCompact && lhs.columns == rhs.columns && lhs.isWide == rhs.isWide
+            && lhs.showsBorders == rhs.showsBorders
             && lhs.places.map(\.row) == rhs.places.map(\.row)
             && lhs.places.map(\.column) == rhs.places.map(\.column)
     }
 
     /// Columns of one card.
-    public var cellWidth: Int { isCompact ? CardArt.cellWidth : CardArt.boxWidth }
+    public var cellWidth: Int {
+        isCompact ? (isWide ? CardArt.wideCellWidth : CardArt.cellWidth) : CardArt.boxWidth
+    }
     /// Lines of one card.
     public var cellHeight: Int { isCompact ? 1 : CardArt.boxHeight }
     /// Rows of cards.
@@ -36,9 +44,14 @@ public struct BoardGrid: Equatable, Sendable {
     public var height: Int { cardRows * cellHeight }
 
     /// The grid for `count` cards in at most `maxWidth` columns, or `nil` when too few cards fit
-    /// side by side to be worth drawing this way.
-    public static func make(count: Int, isMatchismo: Bool, isCompact: Bool, maxWidth: Int) -> BoardGrid? {
-        let cell = isCompact ? CardArt.cellWidth : CardArt.boxWidth
+    /// side by side to be worth drawing this way. `mode` says how the SET deck's cards are drawn: 4Set's
+    /// and MegaSet's cells are wider, and MegaSet's boxes draw the cards' borders.
+    public static func make(
+        count: Int, isMatchismo: Bool, isCompact: Bool, maxWidth: Int, mode: SetMode = .normal
+    ) -> BoardGrid? {
+        let isWide = !isMatchismo && [.megaset, .fourSet, .fourSetJunior].contains(mode)
+        let showsBorders = !isMatchismo && mode == .megaset
+        let cell = isCompact ? (isWide ? CardArt.wideCellWidth : CardArt.cellWidth) : CardArt.boxWidth
         let fit = (maxWidth + gap) / (cell + gap)
         guard fit >= (isCompact ? 2 : 3) else { return nil }
         if isMatchismo {
@@ -52,7 +65,8 @@ public struct BoardGrid: Equatable, Sendable {
             let column = i / 3
             return (row: (column / band) * 3 + i % 3, column: column % band)
         }
-        return BoardGrid(isCompact: isCompact, columns: band, places: places)
+        return BoardGrid(
+            isCompact: isCompact, columns: band, places: places, isWide: isWide, showsBorders: showsBorders)
     }
 
     /// The board drawn as ``height`` lines of exactly ``width`` columns.
@@ -64,9 +78,10 @@ public struct BoardGrid: Equatable, Sendable {
             let mark = marks[i] ?? .none
             if isCompact {
                 cells[place.row][place.column] = CardArt.cell(
-                    slot, label: label, mark: mark, colourLetters: colourLetters)
+                    slot, label: label, mark: mark, colourLetters: colourLetters, isWide: isWide)
             } else {
-                let box = CardArt.box(slot, label: label, mark: mark, colourLetters: colourLetters)
+                let box = CardArt.box(
+                    slot, label: label, mark: mark, colourLetters: colourLetters, showsBorders: showsBorders)
                 for (k, line) in box.enumerated() { cells[place.row * cellHeight + k][place.column] = line }
             }
         }

@@ -15,9 +15,12 @@ public enum CardMark: Equatable, Sendable {
 
 /// Draws cards as terminal text: a three-line box, a one-line cell, or a code inside a sentence.
 ///
-/// Every SET card shows its real count of shapes in its real colour. The fill is the glyph — solid
-/// ▲ ● ■, striped (half-filled) ◭ ◐ ◧, open △ ○ □ — so fills stay apart without colour; without colour
-/// the colour is written as a letter (R, G, P).
+/// Every SET card shows its real count of shapes (up to 4 on 4Set's cards) in its real colour. The fill
+/// is the glyph — solid ▲ ● ■ ✚, striped (half-filled) ◭ ◐ ◧ ✜, open △ ○ □ ✙, dotted (4Set's fourth
+/// fill, a dot inside) ◬ ⊙ ⊡ ⊹ — so fills and shapes stay apart without colour; without colour the colour
+/// is written as a letter (R, G, P, and B for 4Set's blue). A MegaSet card's border is the box's own
+/// border (single ╭─╮, double ╔═╗, dotted ┌┄┐) and, in a one-line cell, a mark after the shapes (‖
+/// double, ┆ dotted). A memory card lying face down is hatched ░.
 public enum CardArt {
     /// Columns of a card box.
     public static let boxWidth = 9
@@ -25,13 +28,35 @@ public enum CardArt {
     public static let boxHeight = 3
     /// Columns of a one-line card cell.
     public static let cellWidth = 7
+    /// Columns of a one-line card cell for the decks that need one more: 4Set's four shapes, MegaSet's
+    /// border mark.
+    public static let wideCellWidth = 8
 
-    /// The glyph for one shape with one fill, by `[shape][fill]`.
+    /// The glyph for one shape with one fill, by `[shape][fill]` (4Set adds the fourth row and column).
     static let glyphs: [[String]] = [
-        ["▲", "◭", "△"],
-        ["●", "◐", "○"],
-        ["■", "◧", "□"],
+        ["▲", "◭", "△", "◬"],
+        ["●", "◐", "○", "⊙"],
+        ["■", "◧", "□", "⊡"],
+        ["✚", "✜", "✙", "⊹"],
     ]
+
+    /// The mark a one-line cell gives a MegaSet card's border; a single border has none.
+    static func borderMark(_ border: Border) -> String? {
+        switch border {
+        case .single: return nil
+        case .double: return "‖"
+        case .dotted: return "┆"
+        }
+    }
+
+    /// The code letter of a border other than single (`W`, `O`), written beside the colour letter.
+    static func borderLetter(_ border: Border) -> String {
+        switch border {
+        case .single: return ""
+        case .double: return "W"
+        case .dotted: return "O"
+        }
+    }
 
     /// The glyph of a card's shape and fill.
     public static func glyph(_ card: Card) -> String { glyphs[card.shape.rawValue][card.fill.rawValue] }
@@ -42,7 +67,7 @@ public enum CardArt {
         case .red: return .red
         case .green: return .green
         case .purple: return .magenta
-        case .blue: return .blue  // 4Set's fourth colour; set-cli does not offer 4Set yet
+        case .blue: return .blue  // 4Set's fourth colour
         }
     }
 
@@ -62,7 +87,7 @@ public enum CardArt {
     /// A card code written in the card's colour, for sentences like "bob took 1RFS 2GHT 3PEC".
     public static func inline(_ code: String) -> StyledText {
         let shown = TextRules.sanitized(code)
-        if let card = Card(shown) { return StyledText(card.code, style(card)) }
+        if let card = try? Card(anyCode: shown) { return StyledText(card.code, style(card)) }
         let isMatched = shown.hasPrefix("=")
         if let card = PlayingCard(code: isMatched ? shown.dropFirst() : Substring(shown)) {
             return StyledText((isMatched ? "=" : "") + card.symbol, style(card))
@@ -74,7 +99,7 @@ public enum CardArt {
     /// taken; anything else as ``inline(_:)-(String)``.
     public static func picture(_ code: String) -> StyledText {
         let shown = TextRules.sanitized(code)
-        guard let card = Card(shown) else { return inline(code) }
+        guard let card = try? Card(anyCode: shown) else { return inline(code) }
         return StyledText(String(repeating: glyph(card), count: card.count) + " " + card.code, style(card))
     }
 
@@ -98,11 +123,13 @@ public enum CardArt {
         return text
     }
 
-    /// A card as a box of ``boxHeight`` lines, ``boxWidth`` columns each, labelled with `label`.
+    /// A card as a box of ``boxHeight`` lines, ``boxWidth`` columns each, labelled with `label`. With
+    /// `showsBorders` (MegaSet) the box's border is the card's and a selection reverses it rather than
+    /// doubling it, which would make a single-bordered card look double-bordered.
     public static func box(
-        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool
+        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool, showsBorders: Bool = false
     ) -> [StyledText] {
-        var border = Border.rounded
+        var border = BoxLines.rounded
         var inner: StyledText
         var bottomLabel = ""
         var borderStyle = TextStyle.plain
@@ -111,7 +138,10 @@ public enum CardArt {
             let glyph = glyph(card)
             let shapes = Array(repeating: glyph, count: card.count).joined(separator: " ")
             inner = centred(StyledText(shapes, style(card)), in: 7)
-            if colourLetters { bottomLabel = colourLetter(card.colour) }
+            if colourLetters { bottomLabel = colourLetter(card.colour) + borderLetter(card.border) }
+            if showsBorders {
+                border = card.border == .double ? .double : card.border == .dotted ? .dotted : .rounded
+            }
         case .playing(let card?, let isMatched):
             inner = centred(StyledText(card.symbol, isMatched ? .dim : style(card)), in: 7)
             if isMatched {
@@ -126,8 +156,12 @@ public enum CardArt {
         switch mark {
         case .none: break
         case .selected:
-            border = .double
-            borderStyle = .bold
+            if showsBorders {
+                borderStyle = TextStyle(isBold: true, isReversed: true)
+            } else {
+                border = .double
+                borderStyle = .bold
+            }
         case .hinted: break
         case .fresh: borderStyle = TextStyle(colour: .green, isBold: true)
         }
@@ -147,17 +181,23 @@ public enum CardArt {
         if bottomLabel.isEmpty {
             bottom = StyledText(b.bottomLeft + fill + b.bottomRight, borderStyle)
         } else {
-            bottom = StyledText(b.bottomLeft + String(repeating: b.horizontal, count: 3), borderStyle)
+            let left = (7 - bottomLabel.count) / 2
+            bottom = StyledText(b.bottomLeft + String(repeating: b.horizontal, count: left), borderStyle)
             bottom.append(bottomLabel, .bold)
-            bottom.append(String(repeating: b.horizontal, count: 3) + b.bottomRight, borderStyle)
+            bottom.append(
+                String(repeating: b.horizontal, count: 7 - left - bottomLabel.count) + b.bottomRight,
+                borderStyle)
         }
         return [top, middle, bottom]
     }
 
-    /// A card as one cell of ``cellWidth`` columns: ` a ▲▲▲R`, `[a]▲▲▲ ` when selected, `*a*` when hinted.
+    /// A card as one cell of ``cellWidth`` columns: ` a ▲▲▲R`, `[a]▲▲▲ ` when selected, `*a*` when hinted;
+    /// `isWide` cells have ``wideCellWidth`` columns, room for four shapes (` a ▲▲▲▲R`) or three and a
+    /// border mark (` a ▲▲▲‖R`).
     public static func cell(
-        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool
+        _ slot: GameView.Slot, label: String, mark: CardMark, colourLetters: Bool, isWide: Bool = false
     ) -> StyledText {
+        let art = isWide ? 4 : 3
         let brackets: (String, String)
         switch mark {
         case .none: brackets = (" ", " ")
@@ -176,17 +216,21 @@ public enum CardArt {
         }
         switch slot {
         case .set(let card):
-            text.append(
-                StyledText(String(repeating: glyph(card), count: card.count), style(card)).padded(to: 3))
+            var shapes = StyledText(String(repeating: glyph(card), count: card.count), style(card))
+            if let mark = borderMark(card.border) {
+                shapes = shapes.padded(to: 3)
+                shapes.append(mark, .bold)
+            }
+            text.append(shapes.padded(to: art))
             text.append(colourLetters ? colourLetter(card.colour) : " ", .bold)
         case .playing(let card?, let isMatched):
             text.append(
-                StyledText((isMatched ? "=" : "") + card.symbol, isMatched ? .dim : style(card)).padded(to: 4)
-            )
+                StyledText((isMatched ? "=" : "") + card.symbol, isMatched ? .dim : style(card)).padded(
+                    to: art + 1))
         case .playing(nil, _):
-            text.append(StyledText("░░░", .dim).padded(to: 4))
+            text.append(StyledText("░░░", .dim).padded(to: art + 1))
         case .unreadable(let code):
-            text.append(StyledText(TextRules.sanitized(code)).padded(to: 4))
+            text.append(StyledText(TextRules.sanitized(code)).padded(to: art + 1))
         }
         return text
     }
@@ -199,7 +243,7 @@ public enum CardArt {
         return result.padded(to: columns)
     }
 
-    private enum Border {
+    private enum BoxLines {
         case rounded, double, dotted
 
         var characters:

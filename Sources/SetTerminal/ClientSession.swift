@@ -282,6 +282,21 @@ public struct ClientSession: Sendable {
             return [.status(Status(.success, "\(detail.detail) may come back in now"))]
         case "RECORD":
             return GameRecordSummary.lines(ofJSON: detail.detail).map { .event(.info($0)) }
+        case "REMATCH":
+            guard case .rematch(.offered(let offers, let needed)) = detail else { return [] }
+            return [.status(Status(.success, "you offered a rematch (\(offers) of \(needed) agree)"))]
+        case "STANDINGS":
+            // The lines as they came: `STANDING …` rows, or `CSV …` ready to copy.
+            var shown: [Output] = []
+            for line in data {
+                if case .csv(let text) = line { shown.append(.event(.info(TextRules.sanitized(text)))) }
+                if case .standing(let row) = line {
+                    shown.append(
+                        .event(.info(TextRules.sanitized(String(row.text.dropFirst("STANDING ".count))))))
+                }
+            }
+            if shown.isEmpty { shown.append(.event(.info("no game has ended here yet tonight"))) }
+            return shown
         case "LOCK":
             return [.status(Status(.success, "you locked the room: nobody new can join (/unlock opens it)"))]
         case "UNLOCK":
@@ -443,6 +458,8 @@ public struct ClientSession: Sendable {
         case .kick(let who, let reason): return send(.kick(name: who, reason: reason))
         case .allow(let who): return send(.allow(name: who))
         case .record(let id): return send(.record(id: id))
+        case .rematch: return send(.rematch)
+        case .standings(let request): return send(.standings(request))
         case .stats(let who): return send(.stats(name: who))
         case .top(let mode): return send(.top(mode: mode))
         case .watch(let target, let password):

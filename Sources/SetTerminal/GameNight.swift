@@ -38,6 +38,20 @@ public struct GameNight: Equatable, Sendable {
     public private(set) var sheet: [Sheet] = []
     /// The length of the game that just ended, in milliseconds.
     public private(set) var duration: Int?
+    /// The room's standings for the night (`STANDING` lines), best first, as the server last sent them.
+    public private(set) var standings: [StandingRow] = []
+    /// How many games the standings add up.
+    public private(set) var standingsGames = 0
+    /// Who offered a rematch since the game ended, and how many online players must.
+    public private(set) var rematch: RematchCount?
+
+    /// Rematch offers so far (`REMATCH <name> <offers> <needed>`).
+    public struct RematchCount: Equatable, Sendable {
+        /// Online players who offered.
+        public var offers: Int
+        /// Online players in all.
+        public var needed: Int
+    }
 
     /// Creates the state of a room nobody has described yet.
     public init() {}
@@ -63,6 +77,18 @@ public struct GameNight: Equatable, Sendable {
             sheet = []
             duration = nil
             ready = []
+            rematch = nil
+        case ("STANDINGS", 2):
+            guard let games = Int(words[1]) else { return nil }
+            standings = []
+            standingsGames = games
+            return games == 0 ? .info("the host reset the night's standings") : nil
+        case ("STANDING", 8):
+            if case .standing(let row) = ServerLine(parsing: line.text) { standings.append(row) }
+        case ("REMATCH", 4):
+            guard let offers = Int(words[2]), let needed = Int(words[3]) else { return nil }
+            rematch = RematchCount(offers: offers, needed: needed)
+            return .info("\(words[1]) wants a rematch (\(offers) of \(needed)): /rematch to play again")
         case ("READY", 4):
             guard let count = Int(words[2]), let seated = Int(words[3]) else { return nil }
             if !ready.contains(words[1]) { ready.append(words[1]) }

@@ -79,7 +79,7 @@ public struct Panel: Equatable, Sendable {
         line.append(
             StyledText(TextRules.sanitized(words[1]), TextStyle(colour: .cyan, isBold: true)).padded(to: 17))
         let rest = Array(words.dropFirst(2))
-        if rest.allSatisfy({ Card($0) != nil }) {
+        if rest.allSatisfy({ (try? Card(anyCode: $0)) != nil }) {
             line.append(CardArt.inline(rest))
         } else if let points = Int(rest[0]) {
             // `magnitude`, not `abs`: the number is the server's, and abs(Int.min) traps.

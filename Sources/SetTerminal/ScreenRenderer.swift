@@ -124,7 +124,7 @@ public struct ScreenRenderer: Sendable {
             guard
                 let grid = BoardGrid.make(
                     count: count, isMatchismo: view.game == .matchismo, isCompact: isCompact,
-                    maxWidth: boardWidth)
+                    maxWidth: boardWidth, mode: view.setMode)
             else { continue }
             let boardHeight = grid.height
             if isBeside {
@@ -232,8 +232,33 @@ public struct ScreenRenderer: Sendable {
         if let duration = night.duration {
             footer.append("Game length \(GameNight.clock(milliseconds: duration)) · ")
         }
-        footer.append("/new plays again", .dim)
+        if let rematch = night.rematch {
+            footer.append("/rematch plays again (\(rematch.offers) of \(rematch.needed) agree)", .bold)
+        } else {
+            footer.append("/rematch plays again with everyone", .dim)
+        }
         lines.append(footer)
+        if !night.standings.isEmpty {
+            lines.append(StyledText())
+            lines.append(
+                StyledText(
+                    "Tonight — \(night.standingsGames) game\(night.standingsGames == 1 ? "" : "s") (3/2/1 points by place)",
+                    TextStyle(colour: .yellow, isBold: true)))
+            lines.append(
+                StyledText(
+                    "   Player           " + cell("Points", 7) + cell("Wins", 6) + cell("Games", 7)
+                        + cell("Sets", 6)
+                        + cell("Best", 9), .bold))
+            for row in night.standings {
+                var line = StyledText(cell("\(row.place)", 2) + " ")
+                line.append(
+                    StyledText(TextRules.sanitized(row.name), row.name == me ? .bold : .plain).padded(to: 17))
+                line.append(
+                    cell(String(row.points), 7) + cell(String(row.wins), 6) + cell(String(row.games), 7)
+                        + cell(String(row.sets), 6) + cell(GameNight.seconds(row.bestMs), 9))
+                lines.append(line)
+            }
+        }
         return lines
     }
 
@@ -334,7 +359,10 @@ public struct ScreenRenderer: Sendable {
             }
         }
         if !view.chain.isEmpty {
-            facts.append(StyledText("Chain: reuse one (1–3)", .bold))
+            // Chain mode reuses one card of the last set, ultrachain two of the last UltraSet's four.
+            let reuse = view.setMode.chainReuse ?? 1
+            facts.append(
+                StyledText("Chain: reuse \(reuse == 1 ? "one" : "\(reuse)") (1–\(view.chain.count))", .bold))
             for (i, card) in view.chain.enumerated() {
                 var line = StyledText(" \(i + 1) ")
                 line.append(
@@ -344,6 +372,11 @@ public struct ScreenRenderer: Sendable {
                 line.append(CardArt.inline(card.code))
                 facts.append(line)
             }
+        }
+        if view.setMode.isPuzzle, view.status != .waiting {
+            // Puzzle: the board stays until all its sets are found; the ones found so far, as codes.
+            facts.append(StyledText("Found \(view.found.count) of \(view.foundTotal)", .bold))
+            for claim in view.found { facts.append(StyledText(" ") + CardArt.inline(claim.map(\.code))) }
         }
         if let proposal = view.proposal {
             // What a new game would be, who is for it, and that a bare /new agrees.
@@ -397,6 +430,7 @@ public struct ScreenRenderer: Sendable {
             text.append(" · chain ")
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }
         }
+        if view.setMode.isPuzzle { text.append(" · found \(view.found.count)/\(view.foundTotal)") }
         if view.status == .over { text.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
         if let proposal = view.proposal {
             text.append(

@@ -38,6 +38,10 @@ public enum UserCommand: Equatable, Sendable {
     case allow(name: String)
     /// `/record <game-id>`: a finished game's record (its id is on `/history`'s game headers).
     case record(id: String)
+    /// `/rematch`: after the game, offer to play again with the same players.
+    case rematch
+    /// `/standings [csv|reset]`: the room's standings for the night (the host may reset them).
+    case standings(Command.StandingsRequest)
     /// `/stats [<name>]`: a name's totals and ratings (yours without one).
     case stats(String?)
     /// `/top [<mode>]`: the best ratings of a mode.
@@ -59,40 +63,50 @@ public enum UserCommand: Equatable, Sendable {
         public var boardCount: Int
         /// The chain cards (chain mode), which a claim names by their number 1–3.
         public var chain: [String]
+        /// Whether the cards lie face down (memory), so a claim names positions, never codes.
+        public var isFaceDown: Bool
 
         /// Creates a context.
-        public init(isMatchismo: Bool = false, cardsPerClaim: Int = 3, boardCount: Int, chain: [String] = [])
-        {
+        public init(
+            isMatchismo: Bool = false, cardsPerClaim: Int = 3, boardCount: Int, chain: [String] = [],
+            isFaceDown: Bool = false
+        ) {
             self.isMatchismo = isMatchismo
             self.cardsPerClaim = cardsPerClaim
             self.boardCount = boardCount
             self.chain = chain
+            self.isFaceDown = isFaceDown
         }
 
         /// The context of a view of a room.
         public init(_ view: GameView) {
             self.init(
                 isMatchismo: view.game == .matchismo, cardsPerClaim: view.setMode.cardsPerClaim,
-                boardCount: view.board.count, chain: view.chain.map(\.code))
+                boardCount: view.board.count, chain: view.chain.map(\.code),
+                isFaceDown: view.game != .matchismo && view.setMode.dealsFaceDown)
         }
     }
 
     /// The text of `?` and `/help`, one line per key or command.
     public static let helpLines: [String] = [
-        "A set is three cards (four in ultra) where each of number, colour, fill and shape is",
-        "  all the same or all different on every card.",
+        "A set is three cards (four in ultra and 4set, six in ghostset) where each of number, colour,",
+        "  fill and shape (and megaset's border) is all the same or all different on every card.",
         "Claim a set: type its letters and Enter — a f k, or afk",
+        "  past z (megaset): za…zv, e.g. a za zb; memory: by letter only, the cards lie face down",
         "  chain mode: name the chain card by its number, e.g. af2",
         "  Matchismo: type one letter and Enter to turn that card",
         "/chat <text>      say something to the room",
         "/hint             one card of a set on the board",
         "/ready, /unready  ready to play (the game starts when everyone is), or not after all",
-        "/new [opt=value]  a new game; while a vote runs, /new alone agrees with it",
+        "/new [mode] [opt=value]  a new game (/new 4set); while a vote runs, /new alone agrees",
+        "/rematch          after a game: play again, same players (starts when everyone agrees)",
+        "/standings [csv]  the night's standings: points 3/2/1 by place, wins, sets, best time",
         "/history [room]   everything taken this game and the games before, scrollable",
         "/record <game-id> a finished game's record: who took what, when (ids: /history)",
         "/stats [name]     totals and rating per mode; /top [mode] the best ratings",
         "/rooms            the rooms on this server",
-        "/join <room> [set|matchismo] [opt=value ...]   password=SECRET makes it private",
+        "/join <room> [set|matchismo|<mode>] [opt=value ...]   password=SECRET makes it private",
+        "  modes: \(SetMode.allCases.map(\.rawValue).joined(separator: " "))",
         "/watch <room> [password=SECRET]   follow a room without playing",
         "/leave            leave the room",
         "The host (who made the room):",
@@ -100,6 +114,7 @@ public enum UserCommand: Equatable, Sendable {
         "/kick <name> [reason]   send a player out of the room (for 10 min), saying why",
         "/allow <name>     let a kicked player back in now",
         "/lock, /unlock    close the room to new players, or open it again",
+        "/standings reset  start the night's standings again",
         "/reconnect        drop the connection and make it again (keeps your seat)",
         "/quit             leave and close (also Ctrl-C, Ctrl-D)",
         "?                 this help",
@@ -121,15 +136,40 @@ public enum UserCommand: Equatable, Sendable {
     public static func typedPositions(_ line: String, context: Context) -> [Int] {
         guard !line.hasPrefix("/"), !line.hasPrefix("?") else { return [] }
         var positions: [Int] = []
-        for word in words(line) where Card(word) == nil {
-            for c in word {
-                if let p = SetGame.position(named: String(c)), p < context.boardCount, !positions.contains(p)
-                {
-                    positions.append(p)
-                }
+        for word in words(line) where (try? Card(anyCode: word)) == nil {
+            for (_, p) in positionNames(in: word, boardCount: context.boardCount) where p != nil {
+                if let p, p < context.boardCount, !positions.contains(p) { positions.append(p) }
             }
         }
         return positions
+    }
+
+    /// A typed word read as position names, each with its position (`nil` for a character that names
+    /// none). On a board past `z` (MegaSet's reaches 48) a `z` and the letter after it are one name,
+    /// `za`…`zv`; on a smaller board every letter is a name of its own, as always.
+    static func positionNames(in word: String, boardCount: Int) -> [(name: String, position: Int?)] {
+        let characters = Array(word)
+        var names: [(name: String, position: Int?)] = []
+        var i = 0
+        while i < characters.count {
+            let c = characters[i]
+            if boardCount > 26, c == "z" || c == "Z", i + 1 < characters.count,
+                let p = SetGame.position(named: String([c, characters[i + 1]]))
+            {
+                names.append((String([c, characters[i + 1]]).lowercased(), p))
+                i += 2
+                continue
+            }
+            names.append((String(c).lowercased(), SetGame.position(named: String(c))))
+            i += 1
+        }
+        return names
+    }
+
+    /// A bare mode name typed after `/new` or `/join <room>` (`4set`) as the option it stands for
+    /// (`mode=4set`); any other word as typed.
+    static func modeOption(_ word: String) -> String {
+        SetMode(rawValue: word.lowercased()).map { "mode=" + $0.rawValue } ?? word
     }
 
     private static func words(_ text: String) -> [String] {
@@ -153,6 +193,12 @@ public enum UserCommand: Equatable, Sendable {
         case "/ready", "/r": return noArgs(.ready)
         case "/unready", "/notready": return noArgs(.unready)
         case "/lock": return noArgs(.lock)
+        case "/rematch", "/again": return noArgs(.rematch)
+        case "/standings":
+            guard args.count <= 1,
+                let request = Command.StandingsRequest(rawValue: args.first?.lowercased() ?? "")
+            else { return .failure(InputError("usage: /standings [csv|reset]")) }
+            return .success(.standings(request))
         case "/unlock": return noArgs(.unlock)
         case "/record":
             guard let id = args.first, args.count == 1 else {
@@ -198,7 +244,7 @@ public enum UserCommand: Equatable, Sendable {
             }
             return .success(.watch(room: room, password: password))
         case "/start": return noArgs(.start)
-        case "/new": return .success(.new(args))
+        case "/new": return .success(.new(args.map(modeOption)))
         case "/history":
             guard args.count <= 1 else { return .failure(InputError("usage: /history [room]")) }
             return .success(.history(args.first))
@@ -210,7 +256,7 @@ public enum UserCommand: Equatable, Sendable {
             guard TextRules.isValidName(room) else {
                 return .failure(InputError("a room name is 1–16 of A–Z a–z 0–9 _ -"))
             }
-            return .success(.join(room: room, words: Array(args.dropFirst())))
+            return .success(.join(room: room, words: args.dropFirst().map(modeOption)))
         case "/leave": return noArgs(.leave)
         case "/reconnect": return noArgs(.reconnect)
         case "/help", "/?", "/keys": return noArgs(.help)
@@ -225,7 +271,12 @@ public enum UserCommand: Equatable, Sendable {
         var picks: [String] = []
         var positions: [Int] = []
         for word in words(text) {
-            if context.isMatchismo ? PlayingCard(code: word) != nil && word.count >= 2 : Card(word) != nil {
+            if context.isMatchismo
+                ? PlayingCard(code: word) != nil && word.count >= 2 : (try? Card(anyCode: word)) != nil
+            {
+                if context.isFaceDown {
+                    return .failure(InputError("the cards lie face down: name them by their letters"))
+                }
                 picks.append(word.uppercased())
                 continue
             }
@@ -235,9 +286,10 @@ public enum UserCommand: Equatable, Sendable {
                 positions.append(position)
                 continue
             }
-            for c in word {
-                if let position = SetGame.position(named: String(c)) {
-                    picks.append(c.lowercased())
+            for (name, position) in positionNames(in: word, boardCount: context.boardCount) {
+                let c = Character(String(name.prefix(1)))
+                if let position {
+                    picks.append(name)
                     positions.append(position)
                 } else if let n = c.wholeNumberValue, !context.chain.isEmpty {
                     guard (1...context.chain.count).contains(n) else {

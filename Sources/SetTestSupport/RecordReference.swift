@@ -41,12 +41,57 @@ public enum RecordReference {
         }
         dealUntilPlayable()
         var sheet: [String: Line] = [:]
-        for name in record.players { sheet[name] = Line() }
+        // Who is seated, from who was dealt in and the joins and leaves: every claim, stale claim and
+        // vote must come from a seated player, and those seated at the end must be the record's players.
+        var seated: [String] = record.dealtIn ?? record.players
+        for name in seated { sheet[name] = Line() }
         var lastMs = 0
-        for event in record.events where event.type == "claim" {
+        var kickedAwaitingLeave: String?
+        for event in record.events {
             guard event.ms >= lastMs else { throw ClientError(description: "time runs back at \(event)") }
             lastMs = event.ms
-            guard let name = event.name else { throw ClientError(description: "a claim by nobody") }
+            if let kicked = kickedAwaitingLeave, event.type != "leave" || event.name != kicked {
+                throw ClientError(description: "\(kicked) was kicked but did not leave: \(event)")
+            }
+            switch event.type {
+            case "deal", "over": continue
+            case "join":
+                guard let name = event.name, !seated.contains(name) else {
+                    throw ClientError(description: "a join of someone seated: \(event)")
+                }
+                seated.append(name)
+                if sheet[name] == nil { sheet[name] = Line() }
+                continue
+            case "leave":
+                guard let name = event.name, let index = seated.firstIndex(of: name) else {
+                    throw ClientError(description: "a leave of someone not seated: \(event)")
+                }
+                seated.remove(at: index)
+                kickedAwaitingLeave = nil
+                continue
+            case "kick":
+                guard let name = event.name, seated.contains(name), let host = event.by, seated.contains(host)
+                else { throw ClientError(description: "a kick that cannot be: \(event)") }
+                kickedAwaitingLeave = name
+                continue
+            case "vote":
+                guard let name = event.name, seated.contains(name), event.options != nil else {
+                    throw ClientError(description: "a vote that cannot be: \(event)")
+                }
+                continue
+            case "claim":
+                break
+            default:
+                throw ClientError(description: "an unknown event \(event)")
+            }
+            guard let name = event.name, seated.contains(name) else {
+                throw ClientError(description: "a claim by nobody seated: \(event)")
+            }
+            if event.result == "stale" {
+                // A stale claim named cards of a board that had changed: nothing to check them against.
+                sheet[name, default: Line()].stale += 1
+                continue
+            }
             let cards = try (event.cards ?? []).map { code throws -> Card in
                 guard let card = try? Card(code: code) else {
                     throw ClientError(description: "bad card \(code)")
@@ -71,17 +116,34 @@ public enum RecordReference {
                 guard !isSetOnBoard else { throw ClientError(description: "a set called wrong: \(event)") }
                 sheet[name, default: Line()].wrong += 1
                 sheet[name, default: Line()].score -= penalty
-            case "stale":
-                sheet[name, default: Line()].stale += 1
             default:
                 throw ClientError(description: "an unknown result in \(event)")
             }
         }
-        guard rest.isEmpty, SetReference.allSets(in: board).isEmpty else {
-            throw ClientError(
-                description: "the game ended with \(rest.count) cards to deal or a set on board")
+        guard record.events.last?.type == "over", record.events.last?.ms == record.durationMs else {
+            throw ClientError(description: "the record does not end with over at its length")
+        }
+        guard Set(seated) == Set(record.players) else {
+            throw ClientError(description: "seated at the end \(seated), the record says \(record.players)")
+        }
+        // Only a game played out must have used every card; one ended by a vote or abandoned stops anywhere.
+        if (record.end ?? "over") == "over" {
+            guard rest.isEmpty, SetReference.allSets(in: board).isEmpty else {
+                throw ClientError(
+                    description: "the game ended with \(rest.count) cards to deal or a set on board")
+            }
         }
         return sheet
+    }
+
+    /// Rebuilds `record` and checks it against its own sheet: every row of the sheet must be what the
+    /// events give that player (a player who left before the end keeps their figures, off the sheet).
+    public static func check(_ record: GameRecord) throws {
+        let rebuilt = try rebuild(record)
+        for (name, line) in claimedSheet(record) where rebuilt[name] != line {
+            throw ClientError(
+                description: "\(name): the sheet says \(line), the events give \(rebuilt[name] ?? Line())")
+        }
     }
 
     /// The record's own sheet in the same shape, to compare with ``rebuild(_:)``.

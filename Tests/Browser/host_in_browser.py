@@ -271,6 +271,12 @@ def main():
         wait_for(driver, "the score sheet",
                  lambda: visible(driver, "over-dialog") and f"fastest {format_seconds(fastest)}" in text_of(driver, "results"))
         wait_for(driver, "the game's length", lambda: re.match(r"Game length \d+:\d\d$", text_of(driver, "duration")))
+        # The night's standings under the sheet, and Play again: carl hears the offer.
+        wait_for(driver, "the night's standings",
+                 lambda: visible(driver, "night") and "carl" in text_of(driver, "standings") and "Tonight · 1 game" in text_of(driver, "night-title"))
+        click(driver, "btn-rematch")
+        carl.expect("REMATCH ")
+        wait_for(driver, "the rematch offer", lambda: re.search(r"1 of \d+ want to play again", text_of(driver, "rematch-status")))
         click(driver, "btn-close-over")
 
         # Leaving asks first; "Stay" stays.

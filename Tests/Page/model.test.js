@@ -158,3 +158,30 @@ test("a RESUME's TOKEN line is an event at once, before the snapshot it does not
     'reply resume OK RESUME ann den 2 data ["ROOM den set 1 playing","DECK 3"]',
   ]);
 });
+
+test("the night's standings and rematch offers: STANDINGS starts the table, STANDING rows fill it, NEWGAME keeps it", () => {
+  const room = model.newRoom();
+  for (const line of ["ROOM night set 2 over", "STANDINGS 2", "STANDING 1 ann points=5 wins=1 games=2 sets=30 best=2350",
+    "STANDING 1 bob points=5 wins=1 games=2 sets=28 best=-", "REMATCH bob 1 2"]) {
+    assert.equal(model.applyLine(room, line, false), true, line);
+  }
+  assert.deepEqual(room.standings, { games: 2, rows: [
+    { place: 1, name: "ann", points: 5, wins: 1, games: 2, sets: 30, best: 2350 },
+    { place: 1, name: "bob", points: 5, wins: 1, games: 2, sets: 28, best: null }] });
+  assert.deepEqual(room.rematch, { last: "bob", offers: 1, needed: 2 });
+  assert.equal(model.applyLine(room, "STANDING 1 broken", false), false);
+  model.applyLine(room, "NEWGAME bob", false);
+  assert.equal(room.rematch, null);
+  assert.equal(room.standings.rows.length, 2);
+  model.applyLine(room, "STANDINGS 0", false);
+  assert.deepEqual(room.standings, { games: 0, rows: [] });
+});
+
+test("a STANDINGS reply's lines are its data, a REMATCH line an event", () => {
+  const tracker = model.makeReplyTracker(shapes);
+  tracker.sent("STANDINGS", "standings");
+  assert.deepEqual(sort(tracker, ["REMATCH ann 1 2", "STANDINGS 1", "STANDING 1 ann points=3 wins=1 games=1 sets=3 best=900", "OK STANDINGS 2"]), [
+    "event REMATCH ann 1 2",
+    'reply standings OK STANDINGS 2 data ["STANDINGS 1","STANDING 1 ann points=3 wins=1 games=1 sets=3 best=900"]',
+  ]);
+});

@@ -48,7 +48,7 @@ import Testing
             (
                 "HELP",
                 Expected(
-                    data: { $0.count == 25 && $0.allSatisfy { $0.hasPrefix("HELP ") } },
+                    data: { $0.count == 29 && $0.allSatisfy { $0.hasPrefix("HELP ") } },
                     final: { $0.hasPrefix("OK HELP ") }, text: "OK HELP")
             ),
             (

@@ -20,8 +20,14 @@ struct CommandParsingTests {
         ("PING", .ping),
         ("HELP", .help),
         ("QUIT", .quit),
+        ("PAUSE", .pause),
+        ("unpause", .unpause),
         ("RECORD 0123456789abcdef", .record(id: "0123456789abcdef")),
         ("RECORD 0123456789ABCDEF", .record(id: "0123456789abcdef")),
+        ("REMATCH", .rematch),
+        ("STANDINGS", .standings(.show)),
+        ("STANDINGS csv", .standings(.csv)),
+        ("standings RESET", .standings(.reset)),
     ])
     func everyVerbParses(text: String, expected: Command) {
         let parsed = command(text)
@@ -36,7 +42,7 @@ struct CommandParsingTests {
             Set(verbs) == [
                 "HELLO", "RESUME", "ROOMS", "JOIN", "LEAVE", "STATE", "CHOOSE", "HINT", "NEW", "HISTORY",
                 "CHAT", "WATCH", "PING", "HELP", "QUIT", "READY", "START", "STATS", "TOP", "KICK", "LOCK",
-                "UNLOCK", "UNREADY", "ALLOW", "RECORD",
+                "UNLOCK", "UNREADY", "ALLOW", "RECORD", "REMATCH", "STANDINGS", "PAUSE", "UNPAUSE",
             ])
         for (verb, usage) in Command.synopses {
             #expect(usage == verb.rawValue || usage.hasPrefix(verb.rawValue + " "))

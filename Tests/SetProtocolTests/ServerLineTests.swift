@@ -41,6 +41,13 @@ struct ServerLineTests {
         (.chain([]), "CHAIN -"),
         (.turn("alice"), "TURN alice"),
         (.turn("-"), "TURN -"),
+        (
+            .found(total: 5, claims: [["1RFS", "2GHT", "3PEC"], ["1RFTW", "2RFTO", "3RFT"]]),
+            "FOUND 2 5 1RFS,2GHT,3PEC 1RFTW,2RFTO,3RFT"
+        ),
+        (.found(total: 4, claims: []), "FOUND 0 4"),
+        (.clock(milliseconds: 12_500, isRunning: true), "CLOCK 12500 running"),
+        (.clock(milliseconds: 0, isRunning: false), "CLOCK 0 paused"),
         (.player(name: "bob", score: 2, isOnline: false), "PLAYER bob 2 away"),
         (.player(name: "alice", score: -3, isOnline: true), "PLAYER alice -3 online"),
         (.joined("bob"), "JOINED bob"),
@@ -106,7 +113,7 @@ struct ServerLineTests {
 
     @Test func everyCaseHasASample() {
         let cases = Set(Self.samples.map { TextReference.caseName($0.0) })
-        #expect(cases.count == 25, "\(cases.sorted())")
+        #expect(cases.count == 27, "\(cases.sorted())")
     }
 
     @Test func parsedFieldsAreTyped() {

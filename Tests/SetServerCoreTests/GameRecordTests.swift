@@ -6,14 +6,27 @@ import Testing
 /// Game records (`RECORD <id>`, `GET /games`): kept for every finished game, rebuilt with the
 /// reference rules rather than trusted.
 @Suite struct GameRecordTests {
-    /// Plays one game between ann and bob with wrong and late claims mixed in; returns its record.
+    /// Plays one game between ann and bob with wrong and late claims mixed in; returns its record. With
+    /// `cat`, by `variant`: cat sits down mid-game and leaves (1), or is kicked by ann, the host, and
+    /// allowed back (2); or bob votes for a new game that never gets its majority (3).
     private func playGame(
-        _ ann: EmbeddedClient, _ bob: EmbeddedClient, rng: inout SeededGenerator
+        _ ann: EmbeddedClient, _ bob: EmbeddedClient, cat: EmbeddedClient? = nil, variant: Int = 0,
+        rng: inout SeededGenerator
     ) throws -> GameRecord {
         var board = try #require(BoardView.last(in: try ann.request("STATE").lines))
         _ = bob.readAvailable()
         var previous: BoardView?
-        for _ in 0..<200 {
+        for step in 0..<200 {
+            if let cat, variant == 1 || variant == 2, step == 2 {
+                #expect(try cat.request("JOIN night").isOK("JOIN"))
+            }
+            if let cat, variant == 1, step == 6 { #expect(try cat.request("LEAVE").isOK("LEAVE")) }
+            if variant == 2, step == 6 {
+                #expect(try ann.request("KICK cat").isOK("KICK"))
+                #expect(try ann.request("ALLOW cat").isOK("ALLOW"))
+            }
+            if variant == 3, step == 4 { #expect(try bob.request("NEW").final == "OK NEW voted 1/2") }
+            _ = cat?.readAvailable()
             let roll = Int.random(in: 0..<10, using: &rng)
             let reply: Reply
             if roll == 0, let wrong = board.nonSet {
@@ -50,13 +63,21 @@ import Testing
         let (bob, _) = try server.player("bob", room: "night")
         var rng = SeededGenerator(seed: 25)
         var ids: Set<String> = []
+        let (cat, _) = try server.named("cat")
         var stale = 0
         var wrong = 0
+        var kinds: Set<String> = []
         for game in 0..<1_000 {
-            let record = try playGame(ann, bob, rng: &rng)
+            let record = try playGame(ann, bob, cat: cat, variant: game % 4, rng: &rng)
+            kinds.formUnion(record.events.map(\.type))
+            try RecordReference.check(record)
             #expect(ids.insert(record.id).inserted, "game \(game): the id \(record.id) again")
+            // Every row of the sheet as the events give it; cat, who left, is on no sheet and took nothing.
             let rebuilt = try RecordReference.rebuild(record)
-            #expect(rebuilt == RecordReference.claimedSheet(record), "game \(game): \(record.json)")
+            #expect(
+                rebuilt.filter { $0.key != "cat" } == RecordReference.claimedSheet(record),
+                "game \(game): \(record.json)")
+            #expect(rebuilt["cat"].map { $0 == RecordReference.Line() } ?? true)
             stale += record.sheet.map(\.stale).reduce(0, +)
             wrong += record.sheet.map(\.wrong).reduce(0, +)
             _ = try ann.request("NEW")
@@ -64,6 +85,7 @@ import Testing
             server.advance(by: 1)
         }
         #expect(stale > 0 && wrong > 0, "the games had no stale (\(stale)) or wrong (\(wrong)) claims")
+        #expect(kinds == ["deal", "claim", "join", "leave", "kick", "vote", "over"], "\(kinds)")
     }
 
     @Test func aRecordSurvivesARestartAndIsServedOverHTTP() throws {
@@ -125,5 +147,25 @@ import Testing
             return
         }
         #expect(game.record?.room == text && game.record?.events.first?.name == text)
+    }
+
+    @Test(arguments: [
+        "plain", "sp ace", "quote\" back\\slash", "line\nbreak\r", "\u{0}nul", "é\u{301} 🃏", "\u{2028}",
+    ])
+    func theNewRoomRecordsReadBackAsTheyWereWritten(text: String) throws {
+        for record in [
+            JournalRecord.recordEvent(
+                room: text,
+                event: GameRecord.Event(
+                    ms: 1, type: text, name: text, cards: [text], result: text, position: 3, card: text,
+                    by: text,
+                    options: [text: text])),
+            .rematch(room: text, name: text), .standingsReset(room: text, by: text),
+        ] {
+            let line = record.line
+            #expect(line.last == 0x0A && !line.dropLast().contains(0x0A))
+            let body = try #require(JournalCoding.verifiedBody(line.dropLast()[...]))
+            #expect(try JournalRecord(body: body).line == line)
+        }
     }
 }

@@ -41,8 +41,9 @@ import Testing
             claims.append((name, codes))
 
             // The claimer's own lines are the events, then the reply.
-            // The last set adds ROOM and OVER, then the score sheet: a STATS line each and DURATION.
-            try #require(reply.lines.count == 4 || reply.lines.count == 9, "\(reply)")
+            // The last set adds ROOM and OVER, then the score sheet: a STATS line each and DURATION,
+            // then the night's standings: STANDINGS and a STANDING line each.
+            try #require(reply.lines.count == 4 || reply.lines.count == 12, "\(reply)")
             #expect(reply.lines[0] == "SET \(name) " + codes.joined(separator: " "))
             let next = try #require(BoardView(line: reply.lines[1]), "\(reply)")
             #expect(next.revision > board.revision)
@@ -56,9 +57,10 @@ import Testing
             var seen: [String] = []
             for _ in reply.lines { seen.append(try other.readLine()) }
             #expect(seen == reply.lines)
-            if reply.lines.count == 9 {
+            if reply.lines.count == 12 {
                 #expect(reply.lines[4] == "ROOM g set 2 over")
                 #expect(reply.lines[6].hasPrefix("STATS ") && reply.lines[8].hasPrefix("DURATION "))
+                #expect(reply.lines[9] == "STANDINGS 1" && reply.lines[11].hasPrefix("STANDING 2 "))
                 finalLines = reply.lines
             }
             board = next

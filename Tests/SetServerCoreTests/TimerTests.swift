@@ -91,7 +91,12 @@ import Testing
         let before = server.journal.count
         server.advance(by: 6)
         let made = server.journal.dropFirst(before).map(\.text)
-        #expect(made == ["unseat alone ann", "close alone"], "\(made)")
+        // The leave is in the game's record too, timed when the grace ran out.
+        #expect(
+            made == [
+                "unseat alone ann", #"event alone {"ms":6000,"name":"ann","type":"leave"}"#, "close alone",
+            ],
+            "\(made)")
         #expect(server.core.roomCount == 0)
     }
 }

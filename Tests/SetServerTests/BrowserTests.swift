@@ -52,6 +52,18 @@ import Testing
             "tv_in_browser.py", screenshots: ["tv.png", "tv-over.png", "tv-matchismo.png", "page-invite.png"])
     }
 
+    /// `Tests/Browser/decks_in_browser.py`: every deck of issue 26 drawn from protocol.md's codes — 4Set's
+    /// fourth values, MegaSet's borders on 16 and 48 cards, memory's face-down cards — and claims of 4
+    /// and 6 cards and of MegaSet's positions past z sent as CHOOSE.
+    @Test func thePageDrawsEveryDeck() throws {
+        try runBrowserScript(
+            "decks_in_browser.py",
+            screenshots: [
+                "page-4set.png", "page-megaset.png", "page-megaset-48.png", "page-memory.png",
+                "page-ghostset.png",
+            ])
+    }
+
     /// `Tests/Browser/replay_in_browser.py`: a whole game played by socket players, then the replay
     /// viewer (issue 25) linked from the watcher's Game over dialog, its boards checked against the
     /// record rebuilt by the rules at the deal, a set, a step opened by link, the timeline, a step back

@@ -124,6 +124,11 @@ extension JournalRecord {
             out = RecordWriter("deal")
             out.append(room)
             out.append(time: time)
+        case .clock(let room, let change, let time):
+            out = RecordWriter("clock")
+            out.append(room)
+            out.append(change.rawValue)
+            out.append(time: time)
         case .stale(let room, let name):
             out = RecordWriter("stale")
             out.append(room)
@@ -178,6 +183,18 @@ extension JournalRecord {
         case .nameFree(let name):
             out = RecordWriter("name-free")
             out.append(name)
+        case .recordEvent(let room, let event):
+            out = RecordWriter("event")
+            out.append(room)
+            out.append(event.json)
+        case .rematch(let room, let name):
+            out = RecordWriter("rematch")
+            out.append(room)
+            out.append(name)
+        case .standingsReset(let room, let host):
+            out = RecordWriter("standings-reset")
+            out.append(room)
+            out.append(host)
         }
         return out.body
     }
@@ -266,6 +283,13 @@ extension JournalRecord {
         case "ready": return .ready(room: try r.text(), name: try r.text())
         case "unready": return .unready(room: try r.text(), name: try r.text())
         case "deal": return .deal(room: try r.text(), time: try r.time())
+        case "clock":
+            let room = try r.text()
+            let text = try r.text()
+            guard let change = ClockChange(rawValue: text) else {
+                throw RecordReader.Malformed(description: "'\(text.prefix(20))' is not a change of a clock")
+            }
+            return .clock(room: room, change: change, time: try r.time())
         case "stale": return .stale(room: try r.text(), name: try r.text())
         case "lock": return .lock(room: try r.text(), isLocked: try r.bool(), by: try r.text())
         case "kick":
@@ -289,6 +313,14 @@ extension JournalRecord {
                 usedAt: try r.time())
         case "name-used": return .nameUsed(name: try r.text(), time: try r.time())
         case "name-free": return .nameFree(name: try r.text())
+        case "event":
+            let room = try r.text()
+            guard let event = GameRecord.Event.parse(try r.text()) else {
+                throw RecordReader.Malformed(description: "a game record's event that is not its JSON")
+            }
+            return .recordEvent(room: room, event: event)
+        case "rematch": return .rematch(room: try r.text(), name: try r.text())
+        case "standings-reset": return .standingsReset(room: try r.text(), by: try r.text())
         default:
             throw RecordReader.Malformed(description: "unknown record kind '\(kind.prefix(20))'")
         }
@@ -421,13 +453,19 @@ extension RoomSnapshot {
             out.append(code)
             out.append(time)
         }
-        // The later modes' play (puzzle's found sets, a pause, time called, the time spent paused) comes
-        // last, only when there is some, so a room of the first modes writes what it always wrote.
+        // The later modes' play (puzzle's found sets, a pause, time called, the time spent paused) is a
+        // section too, written only when there is some, so a room of the first modes writes what it
+        // always wrote.
         let play = playSection
-        // Written only when set, so a snapshot without a countdown reads in a setd from before it.
-        if night.isCountingDown || !night.bans.isEmpty || play != nil { out.append(night.isCountingDown) }
+        // Written only when set, so a snapshot without a countdown reads in a setd from before it. The
+        // sections after it each start with their name and are written only when they hold something.
+        let hasRecord = !night.recordEvents.isEmpty || !night.dealtIn.isEmpty
+        let hasLaterSections =
+            !night.bans.isEmpty || hasRecord || !night.standings.isEmpty || !night.rematchOffers.isEmpty
+            || play != nil
+        if night.isCountingDown || hasLaterSections { out.append(night.isCountingDown) }
         // Likewise the kicks that expire: a `bans` section only when there are some.
-        if !night.bans.isEmpty || play != nil {
+        if !night.bans.isEmpty {
             out.append("bans")
             out.append(night.bans.count)
             for ban in night.bans {
@@ -435,6 +473,28 @@ extension RoomSnapshot {
                 out.append(ban.address)
                 out.append(time: ban.until)
             }
+        }
+        // The game's record so far: who was dealt in, then each event as its JSON.
+        if hasRecord {
+            out.append("record")
+            out.append(list: night.dealtIn)
+            out.append(list: night.recordEvents.map(\.json))
+        }
+        if !night.standings.isEmpty {
+            out.append("standings")
+            out.append(night.standings.games)
+            let players = night.standings.players.sorted { $0.key < $1.key }
+            out.append(players.count)
+            for (name, player) in players {
+                out.append(name)
+                for figure in [player.games, player.wins, player.points, player.sets, player.bestMs ?? -1] {
+                    out.append(figure)
+                }
+            }
+        }
+        if !night.rematchOffers.isEmpty {
+            out.append("rematch")
+            out.append(list: night.rematchOffers)
         }
         if let play {
             out.append("play")
@@ -563,29 +623,57 @@ extension RoomSnapshot {
         }
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
         if !r.isAtEnd { night.isCountingDown = try r.bool() }
-        guard !r.isAtEnd else { return }
-        let bans = try r.text()
-        guard bans == "bans" else {
-            throw RecordReader.Malformed(description: "'\(bans.prefix(20))' where the room's kicks go")
+        // Then named sections, each at most once, in the order they are written.
+        var order = ["bans", "record", "standings", "rematch", "play"][...]
+        while !r.isAtEnd {
+            let section = try r.text()
+            guard let at = order.firstIndex(of: section) else {
+                throw RecordReader.Malformed(
+                    description: "'\(section.prefix(20))' where a section of the room's night goes")
+            }
+            order = order[(at + 1)...]
+            switch section {
+            case "bans":
+                for _ in 0..<(try r.count()) {
+                    night.bans.append(
+                        RoomSnapshot.KickBan(name: try r.text(), address: try r.text(), until: try r.time()))
+                }
+            case "record":
+                night.dealtIn = try r.list()
+                for json in try r.list() {
+                    guard let event = GameRecord.Event.parse(json) else {
+                        throw RecordReader.Malformed(
+                            description: "a game record's event that is not its JSON")
+                    }
+                    night.recordEvents.append(event)
+                }
+            case "standings":
+                night.standings.games = try r.int()
+                for _ in 0..<(try r.count()) {
+                    let name = try r.text()
+                    let (games, wins, points, sets, best) = (
+                        try r.int(), try r.int(), try r.int(), try r.int(), try r.int()
+                    )
+                    night.standings.players[name] = NightStandings.Player(
+                        games: games, wins: wins, points: points, sets: sets, bestMs: best < 0 ? nil : best)
+                }
+            case "rematch":
+                night.rematchOffers = try r.list()
+            default:
+                guard case .set(var state) = game else {
+                    throw RecordReader.Malformed(description: "a game's play where the game is not SET")
+                }
+                state.foundClaims = []
+                for _ in 0..<(try r.count()) { state.foundClaims.append(try r.setCards()) }
+                state.isPaused = try r.bool()
+                state.isTimeUp = try r.bool()
+                night.pausedSeconds = try r.time()
+                let isPausing = try r.bool()
+                let pausedAt = try r.time()
+                night.pausedAt = isPausing ? pausedAt : nil
+                game = .set(state)
+            }
         }
-        for _ in 0..<(try r.count()) {
-            night.bans.append(
-                RoomSnapshot.KickBan(name: try r.text(), address: try r.text(), until: try r.time()))
-        }
-        guard !r.isAtEnd else { return }
-        let play = try r.text()
-        guard play == "play", case .set(var state) = game else {
-            throw RecordReader.Malformed(description: "'\(play.prefix(20))' where a SET game's play goes")
-        }
-        state.foundClaims = []
-        for _ in 0..<(try r.count()) { state.foundClaims.append(try r.setCards()) }
-        state.isPaused = try r.bool()
-        state.isTimeUp = try r.bool()
-        night.pausedSeconds = try r.time()
-        let isPausing = try r.bool()
-        let pausedAt = try r.time()
-        night.pausedAt = isPausing ? pausedAt : nil
-        game = .set(state)
     }
 }
 

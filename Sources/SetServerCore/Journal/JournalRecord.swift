@@ -48,6 +48,9 @@ public enum JournalRecord: Equatable, Sendable {
     case unready(room: String, name: String)
     /// A waiting room's countdown ended and its game was dealt at `time` (Unix seconds).
     case deal(room: String, time: Double)
+    /// A practice game was paused or went on again, or a timed game's time was called, at `time` (Unix
+    /// seconds): the timed game's clock leaves the pauses out, and ends it when the journal says so.
+    case clock(room: String, change: ClockChange, time: Double)
     /// A SET claim came too late (`STALE`): it changes no board, only the score sheet.
     case stale(room: String, name: String)
     /// The host locked (`true`) or unlocked the room.
@@ -75,6 +78,14 @@ public enum JournalRecord: Equatable, Sendable {
     case nameUsed(name: String, time: Double)
     /// A claimed name was freed: unused for longer than `--name-expiry-days`.
     case nameFree(name: String)
+    /// Something for the current game's record that no other record gives with its time: a join, a
+    /// leave, a kick, a vote, a stale claim (`RECORD`); it changes nothing else.
+    case recordEvent(room: String, event: GameRecord.Event)
+    /// A player offered to play again (`REMATCH`) after the game ended; the offer that starts the new
+    /// game is followed by its `game` record.
+    case rematch(room: String, name: String)
+    /// The host cleared the room's standings for the night (`STANDINGS reset`).
+    case standingsReset(room: String, by: String)
 
     public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
 }
@@ -190,14 +201,30 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var pausedSeconds = 0.0
         /// Unix time the current pause began, while the game is paused.
         public var pausedAt: Double?
+        /// The current game's record so far (`RECORD`): its events in order.
+        public var recordEvents: [GameRecord.Event] = []
+        /// Who was seated when the current game was dealt.
+        public var dealtIn: [String] = []
+        /// The room's standings for the night.
+        public var standings = NightStandings()
+        /// Who offered a rematch since the game ended, in the order they offered.
+        public var rematchOffers: [String] = []
 
         /// Creates a room's state; with no arguments, that of a room made before these features: playing,
         /// no host known.
         public init(
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
             kicked: [String] = [], bans: [KickBan] = [], tally: GameTally = GameTally(),
-            isCountingDown: Bool = false
+            isCountingDown: Bool = false, recordEvents: [GameRecord.Event] = [], dealtIn: [String] = [],
+            standings: NightStandings = NightStandings(), rematchOffers: [String] = [],
+            pausedSeconds: Double = 0, pausedAt: Double? = nil
         ) {
+            self.recordEvents = recordEvents
+            self.dealtIn = dealtIn
+            self.standings = standings
+            self.rematchOffers = rematchOffers
+            self.pausedSeconds = pausedSeconds
+            self.pausedAt = pausedAt
             self.bans = bans
             self.isCountingDown = isCountingDown
             self.isWaiting = isWaiting
@@ -229,4 +256,14 @@ public struct RoomSnapshot: Equatable, Sendable {
     public static func == (lhs: RoomSnapshot, rhs: RoomSnapshot) -> Bool {
         JournalRecord.snapshot(lhs) == JournalRecord.snapshot(rhs)
     }
+}
+
+/// What a `clock` record says happened to a game's clock.
+public enum ClockChange: String, Sendable, Equatable {
+    /// `PAUSE`: a practice game stopped.
+    case pause
+    /// `UNPAUSE`: it went on.
+    case unpause
+    /// A timed game's minutes of play passed, and the server called time.
+    case timeUp = "time-up"
 }

@@ -363,7 +363,9 @@ extension JournalRecord {
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "token", "unseat", "presence", "claim", "choose", "close",
-            "ready", "unready", "deal", "stale", "lock", "kick", "allow", "vote", "countdown":
+            "ready", "unready", "deal", "clock", "stale", "lock", "kick", "allow", "vote", "countdown", "event",
+            "rematch",
+            "standings-reset":
             return .room
         default: return .unknown
         }
@@ -394,10 +396,11 @@ extension JournalRecord {
             .unseat(let room, _),
             .presence(let room, _, _), .claim(let room, _, _, _), .choose(let room, _, _, _),
             .chat(let room, _, _), .archive(let room, _), .ready(let room, _), .unready(let room, _),
-            .deal(let room, _),
+            .deal(let room, _), .clock(let room, _, _),
             .stale(let room, _), .lock(let room, _, _), .kick(let room, _, _, _, _), .allow(let room, _, _),
             .vote(let room, _, _),
-            .countdown(let room):
+            .countdown(let room), .recordEvent(let room, _), .rematch(let room, _),
+            .standingsReset(let room, _):
             return room
         case .header, .rating, .gain, .nameClaim, .nameKey, .nameUsed, .nameFree, .restart: return nil
         }

@@ -8,23 +8,50 @@ public struct GameRecord: Codable, Equatable, Sendable {
     public struct Event: Codable, Equatable, Sendable {
         /// Milliseconds since the deal.
         public var ms: Int
-        /// `deal`, `claim` or `choose` (Matchismo).
+        /// `deal`, `claim`, `choose` (Matchismo), `join`, `leave`, `kick`, `vote`, and the last one,
+        /// `over` or `abandoned`.
         public var type: String
-        /// Who did it (absent for the deal).
+        /// Who did it (absent for the deal and the end).
         public var name: String?
-        /// The cards named, as codes (absent for a stale claim: the journal does not keep them).
+        /// The cards named, as codes; a Matchismo choice's history text.
         public var cards: [String]?
         /// For a claim: `set`, `wrong` or `stale`.
         public var result: String?
+        /// For a Matchismo choice: the position turned, 0 for `a`.
+        public var position: Int?
+        /// For a Matchismo choice: the code of the card turned.
+        public var card: String?
+        /// For a kick: the host who kicked.
+        public var by: String?
+        /// For a vote: the options voted for, as `VOTE` shows them.
+        public var options: [String: String]?
 
         /// Creates an event.
-        public init(ms: Int, type: String, name: String? = nil, cards: [String]? = nil, result: String? = nil)
-        {
+        public init(
+            ms: Int, type: String, name: String? = nil, cards: [String]? = nil, result: String? = nil,
+            position: Int? = nil, card: String? = nil, by: String? = nil, options: [String: String]? = nil
+        ) {
             self.ms = ms
             self.type = type
             self.name = name
             self.cards = cards
             self.result = result
+            self.position = position
+            self.card = card
+            self.by = by
+            self.options = options
+        }
+
+        /// The event as JSON, keys sorted: how the journal's `event` record keeps it.
+        public var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+        }
+
+        /// Reads an event back from its JSON, `nil` if it is not one.
+        public static func parse(_ json: String) -> Event? {
+            try? JSONDecoder().decode(Event.self, from: Data(json.utf8))
         }
     }
 
@@ -63,6 +90,11 @@ public struct GameRecord: Codable, Equatable, Sendable {
     public var deck: [String]
     /// The players seated at the end, in seat order.
     public var players: [String]
+    /// The players seated when the game was dealt, in seat order (absent from older records).
+    public var dealtIn: [String]?
+    /// How the game ended: `over` (played out), `vote` (a `NEW` vote passed before the end) or
+    /// `abandoned` (everyone left and the room closed); absent from older records, all played out.
+    public var end: String?
     /// What happened, in order.
     public var events: [Event]
     /// The final score sheet, best first.
@@ -71,13 +103,15 @@ public struct GameRecord: Codable, Equatable, Sendable {
     /// Creates a record from its parts.
     public init(
         id: String, room: String, kind: String, options: [String: String], startedAtMs: Int64,
-        durationMs: Int, deck: [String], players: [String], events: [Event], sheet: [SheetRow]
+        durationMs: Int, deck: [String], players: [String], events: [Event], sheet: [SheetRow],
+        dealtIn: [String]? = nil, end: String? = nil
     ) {
         (self.id, self.room, self.kind, self.options) = (id, room, kind, options)
         (self.startedAtMs, self.durationMs, self.deck, self.players) = (
             startedAtMs, durationMs, deck, players
         )
         (self.events, self.sheet) = (events, sheet)
+        (self.dealtIn, self.end) = (dealtIn, end)
     }
 
     /// A short id from the room, game number and start (FNV-1a, 64 bits, as 16 hex digits): ids must be

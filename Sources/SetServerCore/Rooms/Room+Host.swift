@@ -29,6 +29,7 @@ extension Room {
         let ban = RoomSnapshot.KickBan(name: name, address: address, until: until)
         bans[name] = ban
         record(.kick(room: self.name, name: name, by: host ?? "-", address: address, until: ban.until))
+        noteEvent("kick", name: name, at: wall, by: host ?? "-")
         note("kick", ("name", name), ("by", host ?? "-"), ("reason", reason ?? "-"))
         broadcast([.kicked(name: name, by: host ?? "-", reason: reason)])
     }

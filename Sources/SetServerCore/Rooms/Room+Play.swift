@@ -80,7 +80,7 @@ extension Room {
         case .failure(.stale(let why)):
             record(.stale(room: name, name: session.name))
             tally.noteStale(by: session.name)
-            noteClaimForRecord(by: session.name, cards: nil, result: "stale", at: nil)
+            noteEvent("claim", name: session.name, at: now.wall, cards: named, result: "stale")
             return .failure(ProtocolError(.choose, .stale, why))
         case .failure(.malformed(let why)):
             return .failure(ProtocolError(.choose, .args, why))
@@ -126,6 +126,7 @@ extension Room {
             historyTimes.append(time)
             record(.choose(room: name, name: session.name, time: time, position: position))
             noteChoice(choice, by: session.name)
+            noteChoiceForRecord(choice, position: position, at: time)
             var lines: [ServerLine] = [
                 .chose(name: session.name, points: choice.points, text: choice.text), boardLine,
                 playerLine(session),
@@ -154,7 +155,8 @@ extension Room {
             return .failure(ProtocolError(.hint, .noHints, "Matchismo has no hints"))
         }
         guard !isWaiting else { return .failure(ProtocolError(.hint, .notStarted, notStartedText)) }
-        guard options.hintsEnabled else {
+        // A practice game gives hints whatever the room's `hints` says.
+        guard options.hintsEnabled || setGame.options.hintsAreFree else {
             return .failure(ProtocolError(.hint, .noHints, "hints are off in this room"))
         }
         guard !setGame.isOver else {
@@ -195,6 +197,9 @@ extension Room {
         // last voter cannot impose options the others did not vote for.
         let online = onlineCount
         votes[session.name] = newOptions
+        noteEvent(
+            "vote", name: session.name, at: now.wall,
+            options: Dictionary(Self.shown(newOptions), uniquingKeysWith: { _, last in last }))
         let inFavour = votes.count(for: newOptions)
         let needed = online / 2 + 1
         // Between games (over, or waiting for the players) the host's options apply at once.
@@ -295,6 +300,7 @@ extension Room {
             tally.noteSet(by: player, cards: cards.map(\.code), at: time)
             tally.noteBoard(visibleCodes, at: time)
             noteClaimForRecord(by: player, cards: cards.map(\.code), result: "set", at: time)
+            if isOver { addToStandings() }
         case .failure(.notSet):
             tally.noteWrong(by: player)
             noteClaimForRecord(by: player, cards: cards.map(\.code), result: "wrong", at: time)
@@ -314,6 +320,8 @@ extension Room {
                 description: "the choice of \(player) in \(name) does not replay: \(outcome)")
         }
         noteChoice(choice, by: player)
+        noteChoiceForRecord(choice, position: position, at: time)
         historyTimes.append(time)
+        if isOver { addToStandings() }
     }
 }

@@ -124,6 +124,7 @@ extension Room {
         var dealt: [ServerLine] = [roomLine, boardLine, deckLine]
         if let chain = chainLine { dealt.append(chain) }
         if let found = foundLine { dealt.append(found) }
+        if let clock = clockLine { dealt.append(clock) }
         if case .matchismo = game { dealt.append(turnLine) }
         if let started = startedLine { dealt.append(started) }
         broadcast(dealt)
@@ -150,6 +151,8 @@ extension Room {
         startedAt = time
         historyTimes = []
         tally = GameTally()
+        recordEvents = []
+        dealtIn = seats.map(\.name)
         tally.noteBoard(visibleCodes, at: time)
         if let uptime { noteBoardChange(from: waitingRevision, board: [], at: uptime) }
         outbox.roomListChanged()

@@ -29,15 +29,16 @@ extension Room {
     /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
     /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).
     func finishGame() -> [ServerLine] {
-        let (over, sheet, duration) = settleGame()
-        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)]
+        let (over, sheet, duration) = settleGame(end: "over")
+        addToStandings()
+        return [roomLine, over] + sheet.map { .stats($0) } + [.duration(duration)] + standingsLines
     }
 
     /// A game ended by a `NEW` vote before its end: archived with its sheet, and rated, as it stood, so
     /// a vote cannot wipe a game someone was winning. A game where nothing was taken leaves no trace.
     func abandonGame() {
         guard !isOver, !isWaiting, !historyTimes.isEmpty else { return }
-        _ = settleGame()
+        _ = settleGame(end: "vote")
         note("game-abandoned", ("index", "\(gameIndex)"))
     }
 
@@ -46,7 +47,9 @@ extension Room {
     /// scored now, so leaving cannot dodge a result. Their seat is gone at the end, so it is not scored
     /// twice.
     func forfeit(_ name: String) {
-        guard !outbox.isReplaying, options.password == nil, !isOver, !isWaiting,
+        // A practice game puts no rating at stake: leaving it costs nothing.
+        guard !outbox.isReplaying, options.password == nil, options.set.isRated || options.game != .set,
+            !isOver, !isWaiting,
             seats.contains(where: { $0.name == name })
         else { return }
         let sheet = seats.map { tally.entry(for: $0.name) }
@@ -66,11 +69,13 @@ extension Room {
     }
 
     /// Archives, rates and logs the game as it stands; returns its `OVER` line, sheet and length.
-    private func settleGame() -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
+    private func settleGame(end: String) -> (over: ServerLine, sheet: [ScoreSheetEntry], duration: Int) {
         let over = overLine
         let sheet = scoreSheet
         let duration = durationMilliseconds
-        archiveFinishedGame(sheet: sheet, duration: duration)
+        if case .over(let ranked) = over {
+            archiveGame(ranked: ranked, sheet: sheet, duration: duration, end: end)
+        }
         if case .over(let scores) = over {
             let best = scores.first?.score
             let results = sheet.map { entry in
@@ -81,7 +86,10 @@ extension Room {
             // The journal keeps the result, not the arithmetic: a replay sets the same figures. A private
             // game is unrated: its results would show in everyone's STATS and TOP, telling of the room.
             if !outbox.isReplaying && options.password == nil {
-                let isReal = RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                // A practice game counts as a game, but changes no rating.
+                let isReal =
+                    RatingBook.isRealGame(sets: sheet.map(\.sets), milliseconds: duration)
+                    && (options.game != .set || options.set.isRated)
                 // To the millisecond, as the journal keeps it, so a replay bounds the same gains.
                 let endedAt = ((historyTimes.last ?? startedAt) * 1000).rounded() / 1000
                 let changed = ratings.record(results, mode: ratingMode, isRated: isReal, at: endedAt) {

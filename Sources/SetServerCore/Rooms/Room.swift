@@ -64,8 +64,18 @@ final class Room {
     var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
-    /// This game's claims in order, for its record (`RECORD`); not in snapshots (see `makeRecord`).
+    /// This game's events in order (claims, choices, joins, leaves, kicks, votes), for its record
+    /// (`RECORD`); kept in snapshots, so a compaction loses none.
     var recordEvents: [GameRecord.Event] = []
+    /// The players seated when the current game was dealt, for its record.
+    var dealtIn: [String] = []
+    /// The room's standings for the night (`STANDINGS`), until the host resets them.
+    var standings = NightStandings()
+    /// Who offered to play again (`REMATCH`) since the game ended, in the order they offered.
+    var rematchOffers: [String] = []
+    /// A player left or dropped while rematch offers stood: the next tick checks whether everyone still
+    /// online has offered. Not game state: what it decides is journaled as the `game` record it writes.
+    var isRematchCheckDue = false
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
@@ -81,6 +91,11 @@ final class Room {
     /// make a public room private or lock its players out. When they leave for good the right passes
     /// with the host's, to the player seated longest.
     var creator = ""
+    /// Seconds the current game spent paused before the pause under way (practice): the timed clock
+    /// leaves them out.
+    var pausedSeconds = 0.0
+    /// Unix time the current pause began, while the game is paused.
+    var pausedAt: Double?
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
     /// The SET board as it was before the changes of the last second.
@@ -201,6 +216,7 @@ final class Room {
         session.room = self
         outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: session.token))
+        noteEvent("join", name: session.name, at: outbox.wallTime)
         note("join", ("name", session.name))
         var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
         if let turnBefore = matchismoGame.map({ $0.turn }) {
@@ -229,8 +245,11 @@ final class Room {
         session.room = nil
         outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
+        noteEvent("leave", name: session.name, at: outbox.wallTime)
         note("leave", ("name", session.name))
         votes[session.name] = nil
+        rematchOffers.removeAll { $0 == session.name }
+        if !rematchOffers.isEmpty && !outbox.isReplaying { isRematchCheckDue = true }
         readyNames.remove(session.name)
         if !votes.isEmpty && !outbox.isReplaying { isRecountDue = true }
         var lines: [ServerLine] = [.left(session.name), roomLine]
@@ -259,6 +278,7 @@ final class Room {
         if !session.isOnline {
             startIfAllReady()
             if !votes.isEmpty { isRecountDue = true }
+            if !rematchOffers.isEmpty { isRematchCheckDue = true }
         }
         tellProposal(except: session.connection)
     }
@@ -376,6 +396,7 @@ final class Room {
         var lines: [ServerLine] = [roomLine, .options(options.pairs), boardLine, deckLine]
         if let chain = chainLine { lines.append(chain) }
         if let found = foundLine { lines.append(found) }
+        if let clock = clockLine { lines.append(clock) }
         if case .matchismo = game { lines.append(turnLine) }
         lines += seats.map(playerLine)
         if let host { lines.append(.host(host)) }
@@ -454,6 +475,7 @@ final class Room {
             }
         }
         startedAt = time
+        (pausedSeconds, pausedAt) = (0, nil)
         historyTimes = []
         votes = [:]
         toldProposal = nil  // The new game's snapshot says none stands.
@@ -464,6 +486,9 @@ final class Room {
         isCountdownToResume = false
         tally = GameTally()
         recordEvents = []
+        dealtIn = isWaiting ? [] : seats.map(\.name)
+        rematchOffers = []
+        isRematchCheckDue = false
         if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
         lastBoardChangeAt = -Double.infinity
         // A claim by position aimed at the last game's board, arriving just after the new deal, is stale.
@@ -473,11 +498,12 @@ final class Room {
         outbox.record(started)
     }
 
-    /// Keeps the game that just ended in the archive, with its score sheet.
-    func archiveFinishedGame(sheet: [ScoreSheetEntry], duration: Int) {
+    /// Keeps the game that just ended in the archive, with its score sheet and its record; `ranked` is
+    /// its final scores, best first, and `end` how it ended (the record's `end`).
+    func archiveGame(
+        ranked: [(name: String, score: Int)], sheet: [ScoreSheetEntry], duration: Int, end: String
+    ) {
         outbox.roomListChanged()  // The game is over: its ROOM line says so.
-        let ranked: [(name: String, score: Int)]
-        if case .over(let scores) = overLine { ranked = scores } else { ranked = [] }
         func seconds(_ i: Int) -> Int { i < historyTimes.count ? Int(historyTimes[i] - startedAt) : 0 }
         var entries: [(seconds: Int, name: String, detail: String)] = []
         switch game {
@@ -493,7 +519,7 @@ final class Room {
         let finished = ArchivedGame(
             startedAt: startedAt, endedAt: historyTimes.last ?? startedAt, password: options.password?.text,
             scores: ranked, entries: entries, sheet: sheet, duration: duration,
-            record: makeRecord(sheet: sheet, duration: duration))
+            record: makeRecord(ranked: ranked, sheet: sheet, duration: duration, end: end))
         guard !outbox.isReplaying else { return }
         archive.keep(finished, of: name)
         outbox.record(.archive(room: name, game: finished))
@@ -521,7 +547,9 @@ extension Room {
             night: RoomSnapshot.Night(
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
                 kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
-                isCountingDown: hasCountdownBegun))
+                isCountingDown: hasCountdownBegun, recordEvents: recordEvents, dealtIn: dealtIn,
+                standings: standings, rematchOffers: rematchOffers, pausedSeconds: pausedSeconds,
+                pausedAt: pausedAt))
     }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
@@ -537,7 +565,10 @@ extension Room {
             ratings: ratings, at: snapshot.startedAt)
         do {
             switch (snapshot.game, options.game) {
-            case (.set(let state), .set): install(.set(try SetGame(state: state)))
+            case (.set(var state), .set):
+                // The snapshot's game keeps the mode and penalty; practice and timing are room options.
+                state.options = options.set
+                install(.set(try SetGame(state: state)))
             case (.matchismo(let state), .matchismo): install(.matchismo(try MatchismoGame(state: state)))
             default: throw JournalFormatError(description: "room \(name) plays another game than its options")
             }
@@ -570,6 +601,11 @@ extension Room {
         kicked = Set(night.kicked)
         for ban in night.bans { bans[ban.name] = ban }
         tally = night.tally
+        recordEvents = night.recordEvents
+        dealtIn = night.dealtIn
+        standings = night.standings
+        rematchOffers = night.rematchOffers
+        (pausedSeconds, pausedAt) = (night.pausedSeconds, night.pausedAt)
         // A snapshot from before score sheets: the cards on the board count as dealt when the game began.
         if snapshot.night == RoomSnapshot.Night(), !isWaiting { tally.noteBoard(visibleCodes, at: startedAt) }
     }

@@ -18,6 +18,11 @@ struct RoomOptions: Equatable, Sendable {
     /// The modes `mode=` takes, as its `BADOPTION` lists them.
     static let modeNames = SetMode.offered.map(\.rawValue).joined(separator: ", ")
 
+    /// Most sets a first-to-N game may ask for: more than any deck's game holds is no target.
+    static let maximumSetsToWin = 99
+    /// Longest time limit, in minutes: two hours is a whole evening's game.
+    static let maximumMinutes = 120
+
     /// Longest password, so a password fits comfortably in a command line.
     static let maximumPasswordLength = 64
 
@@ -31,10 +36,13 @@ struct RoomOptions: Equatable, Sendable {
     private var gamePairs: [(String, String)] {
         switch game {
         case .set:
+            // Practice and timing are listed only when set, so a room made as before lists what it did.
             return [
                 ("mode", set.mode.rawValue), ("penalty", "\(set.wrongClaimPenalty)"),
                 ("hints", hintsEnabled ? "on" : "off"),
-            ]
+            ] + (set.isPractice ? [("practice", "on")] : [])
+                + (set.setsToWin.map { [("sets", "\($0)")] } ?? [])
+                + (set.timeLimit.map { [("minutes", "\($0.components.seconds / 60)")] } ?? [])
         case .matchismo:
             return [("n", "\(matchCount)")]
         }
@@ -73,6 +81,28 @@ struct RoomOptions: Equatable, Sendable {
             case (.set, "penalty"):
                 guard value == "0" || value == "1" else { return bad("0 or 1") }
                 result.set.wrongClaimPenalty = Int(value)!
+            case (.set, "practice"):
+                guard value == "on" || value == "off" else { return bad("on or off") }
+                result.set.isPractice = value == "on"
+            case (.set, "sets"):
+                // First to N sets: a game of 81 cards has at most 27 sets, and larger decks more.
+                if value == "off" {
+                    result.set.setsToWin = nil
+                } else {
+                    guard let n = Int(value), (1...Self.maximumSetsToWin).contains(n) else {
+                        return bad("1 to \(Self.maximumSetsToWin), or off")
+                    }
+                    result.set.setsToWin = n
+                }
+            case (.set, "minutes"):
+                if value == "off" {
+                    result.set.timeLimit = nil
+                } else {
+                    guard let m = Int(value), (1...Self.maximumMinutes).contains(m) else {
+                        return bad("1 to \(Self.maximumMinutes), or off")
+                    }
+                    result.set.timeLimit = .seconds(60 * m)
+                }
             case (.set, "hints"):
                 guard value == "on" || value == "off" else { return bad("on or off") }
                 result.hintsEnabled = value == "on"
@@ -82,7 +112,10 @@ struct RoomOptions: Equatable, Sendable {
                 }
                 result.matchCount = n
             default:
-                let names = (gamePairs.map(\.0) + ["start"]).joined(separator: ", ")
+                let extra = game == .set ? ["practice", "sets", "minutes"] : []
+                let names = (gamePairs.map(\.0) + extra + ["start"]).filter { !$0.isEmpty }
+                    .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(
+                        separator: ", ")
                 let shown = TextRules.sanitized(key.prefix(20))
                 return .failure(
                     ProtocolError(

@@ -2,19 +2,6 @@ import SetGame
 import SetProtocol
 
 extension SetMode {
-    /// Whether `card` is in this mode's deck: a claim naming any other card is a mistake, never a card
-    /// that merely left the board.
-    func hasCard(_ card: Card) -> Bool {
-        switch self {
-        case .junior: return card.isClassic && card.fill == .solid
-        case .megaset: return !card.hasFourthValue
-        case .fourSet: return card.border == .single
-        case .fourSetJunior: return card.border == .single && card.fill == .solid
-        case .normal, .chain, .ultra, .ultrachain, .ultra9, .ghostset, .puzzle, .shuffle, .memory:
-            return card.isClassic
-        }
-    }
-
     /// Whether the mode's deck holds cards beyond the classic 81, whose codes only ``Card/init(anyCode:)``
     /// reads (MegaSet's borders, 4Set's fourth values).
     var hasLaterCards: Bool {

@@ -98,9 +98,10 @@ function makeReplyTracker(shapes) {
 /** A room nobody has described yet. */
 function newRoom() {
   return {
-    name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [],
+    name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [], found: null,
     turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, countdown: null,
     started: null, proposal: null, locked: false, over: null, sheet: [], duration: null, fresh: new Set(),
+    standings: { games: 0, rows: [] }, rematch: null,
   };
 }
 
@@ -151,6 +152,10 @@ function applyLine(room, line, inSnapshot) {
     }
     case "DECK": room.deck = parseInt(w[1], 10) || 0; return true;
     case "CHAIN": room.chain = w[1] === "-" ? [] : w.slice(1); return true;
+    case "FOUND":  // puzzle: `FOUND <found> <total> <card>,<card>,<card> ...`
+      room.found = { found: parseInt(w[1], 10) || 0, total: parseInt(w[2], 10) || 0,
+        sets: w.slice(3).map((set) => set.split(",")) };
+      return true;
     case "TURN": room.turn = w[1] === "-" ? null : w[1]; return true;
     case "HOST": room.host = w[1]; return true;
     case "PLAYER":
@@ -168,8 +173,9 @@ function applyLine(room, line, inSnapshot) {
     case "UNLOCKED": room.locked = false; return true;
     case "NEWGAME":
       for (const p of room.players.values()) p.score = 0;
-      room.chain = []; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
+      room.chain = []; room.found = null; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
       room.duration = null; room.ready = new Set(); room.readyCount = null; room.countdown = null;
+      room.rematch = null;  // the night's standings stay: they outlive games
       return true;
     case "OVER":
       room.status = "over";
@@ -187,6 +193,19 @@ function applyLine(room, line, inSnapshot) {
       return true;
     }
     case "DURATION": room.duration = parseInt(w[1], 10) || 0; return true;
+    // The night's standings: `STANDINGS <games>` starts the table again, a `STANDING` line per player follows.
+    case "STANDINGS": room.standings = { games: parseInt(w[1], 10) || 0, rows: [] }; return true;
+    case "STANDING": {
+      if (w.length !== 8) return false;
+      const f = pairsOf(w.slice(3));
+      const number = (v) => (v === undefined || v === "-" ? null : parseInt(v, 10));
+      room.standings.rows.push({ place: number(w[1]) || 0, name: w[2], points: number(f.points) || 0,
+        wins: number(f.wins) || 0, games: number(f.games) || 0, sets: number(f.sets) || 0, best: number(f.best) });
+      return true;
+    }
+    case "REMATCH":
+      room.rematch = { last: w[1], offers: parseInt(w[2], 10) || 0, needed: parseInt(w[3], 10) || 0 };
+      return true;
   }
   return false;
 }
@@ -219,29 +238,90 @@ function describeProposal(proposal, current) {
 
 // ---- the rules ----
 
+// 4Set's fourth values (count 4, blue, dotted, cross) and MegaSet's border (protocol.md, "Cards of MegaSet
+// and 4Set"): every classic code keeps its meaning, and a classic card has a single border.
 const WORDS = {
-  count: { 1: "one", 2: "two", 3: "three" },
-  colour: { R: "red", G: "green", P: "purple" },
-  fill: { F: "solid", H: "striped", E: "open" },
-  shape: { T: "triangle", C: "circle", S: "square" },
+  count: { 1: "one", 2: "two", 3: "three", 4: "four" },
+  colour: { R: "red", G: "green", P: "purple", B: "blue" },
+  fill: { F: "solid", H: "striped", E: "open", D: "dotted" },
+  shape: { T: "triangle", C: "circle", S: "square", X: "cross" },
+  border: { S: "single", W: "double", O: "dotted" },
 };
 const ATTRIBUTES = [
   { key: "count", name: "number" }, { key: "colour", name: "colour" },
   { key: "fill", name: "fill" }, { key: "shape", name: "shape" },
 ];
 
-/** A SET card code (`3GHT`) read as its four attributes, or null. */
+/**
+ * A SET card code of any deck (`3GHT`, MegaSet's `3GHTW`, 4Set's `4BDX`) read as its attributes —
+ * `{ count, colour, fill, shape, border }`, border `S` (single), `W` (double) or `O` (dotted) — or null.
+ * No deck has a card with a fourth value and a border, so `4BDXW` is null.
+ */
 function parseSetCard(code) {
-  const m = /^([123])([RGP])([FHE])([TCS])$/.exec(String(code).toUpperCase());
-  return m && { count: +m[1], colour: m[2], fill: m[3], shape: m[4] };
+  const m = /^([1234])([RGPB])([FHED])([TCSX])([WO]?)$/.exec(String(code).toUpperCase());
+  if (!m) return null;
+  const fourth = m[1] === "4" || m[2] === "B" || m[3] === "D" || m[4] === "X";
+  if (fourth && m[5]) return null;
+  return { count: +m[1], colour: m[2], fill: m[3], shape: m[4], border: m[5] || "S" };
 }
 
-/** "three green striped triangles", for screen readers, tooltips and the rules. */
+/** Whether a board token is a face-down card (`??`: memory's cards, and Matchismo's). */
+function isFaceDown(code) { return String(code) === "??"; }
+
+/** "three green striped triangles", "… with a double border", for screen readers, tooltips and the rules. */
 function describeSetCard(code) {
+  if (isFaceDown(code)) return "a face-down card";
   const c = parseSetCard(code);
   if (!c) return String(code);
   return WORDS.count[c.count] + " " + WORDS.colour[c.colour] + " " + WORDS.fill[c.fill] + " " +
-    WORDS.shape[c.shape] + (c.count > 1 ? "s" : "");
+    WORDS.shape[c.shape] + (c.count > 1 ? (c.shape === "X" ? "es" : "s") : "") +
+    (c.border === "S" ? "" : " with a " + WORDS.border[c.border] + " border");
+}
+
+/** Cards one claim names in a SET mode (protocol.md's "a claim is"): 4 for the UltraSet and 4Set modes, 6 for ghostset. */
+function cardsPerClaim(mode) {
+  if (mode === "ghostset") return 6;
+  return ["ultra", "ultrachain", "ultra9", "4set", "4setjr"].includes(mode) ? 4 : 3;
+}
+
+/** Cards of the chain a claim reuses: 1 in chain mode, 2 in ultrachain (protocol.md). */
+function chainReuse(mode) { return mode === "ultrachain" ? 2 : 1; }
+
+/** Whether a mode's claim is a classic set of three (so the page's own set finder can show an example). */
+function isThreeCardSet(mode) { return cardsPerClaim(mode) === 3 && mode !== "memory"; }
+
+/** Every SET mode (protocol.md), with the words the lobby and the room menu show for it. */
+const SET_MODES = [
+  { mode: "normal", label: "SET" },
+  { mode: "junior", label: "SET junior (solid cards only: easier)" },
+  { mode: "chain", label: "SET chain (each set reuses a card of the last)" },
+  { mode: "ultra", label: "SET ultra (4 cards: two pairs that need the same card)" },
+  { mode: "ultrachain", label: "Ultra chain (each ultra reuses 2 cards of the last)" },
+  { mode: "ultra9", label: "Ultra 9 (ultra with 9 cards dealt)" },
+  { mode: "megaset", label: "MegaSet (a fifth attribute: the border)" },
+  { mode: "ghostset", label: "GhostSet (6 cards: three pairs whose missing cards are a set)" },
+  { mode: "4set", label: "4Set (four values of each attribute, 4 cards)" },
+  { mode: "4setjr", label: "4Set junior (solid cards only)" },
+  { mode: "puzzle", label: "Puzzle (find every set on the board)" },
+  { mode: "shuffle", label: "Shuffle (the board reshuffles after each set)" },
+  { mode: "memory", label: "Memory (cards face down, turn three over)" },
+];
+
+/**
+ * Where each card of a SET board lies, as set-cli's BoardGrid puts it on an 80-column terminal: columns
+ * of three, `a`, `b`, `c` down the first, as cards lie on a table; past 24 cards (MegaSet reaches 48) the
+ * columns continue in a second band of three rows below the first, so no board is more than eight
+ * columns wide. `{ rows, columns, places: [{ row, column }] }`, 0-based.
+ */
+function boardPlaces(count) {
+  const tableColumns = Math.max(1, Math.ceil(count / 3));
+  const band = count > 24 ? Math.ceil(tableColumns / 2) : tableColumns;
+  const places = [];
+  for (let i = 0; i < count; i++) {
+    const column = Math.floor(i / 3);
+    places.push({ row: Math.floor(column / band) * 3 + (i % 3), column: column % band });
+  }
+  return { rows: count > 24 ? 6 : 3, columns: band, places };
 }
 
 /**
@@ -251,7 +331,9 @@ function describeSetCard(code) {
 function explainSet(codes) {
   const cards = codes.map(parseSetCard);
   if (cards.length !== 3 || cards.some((c) => !c)) return { isSet: false, attributes: [] };
-  const attributes = ATTRIBUTES.map(({ key, name }) => {
+  // The border counts only when a card has one other than single (MegaSet); elsewhere it is always the same.
+  const keys = cards.some((c) => c.border !== "S") ? ATTRIBUTES.concat([{ key: "border", name: "border" }]) : ATTRIBUTES;
+  const attributes = keys.map(({ key, name }) => {
     const values = cards.map((c) => WORDS[key][c[key]]);
     const distinct = new Set(values).size;
     return { name, values, ok: distinct !== 2,
@@ -273,9 +355,12 @@ function findSets(board) {
   return sets;
 }
 
-/** The example "How to play" shows: a set on the board if there is one, else one of the deck's. */
-function exampleSet(board) {
-  const found = findSets(board || []);
+/**
+ * The example "How to play" shows: a set on the board if there is one (in a mode whose claim is a set of
+ * three), else one of the deck's.
+ */
+function exampleSet(board, mode) {
+  const found = isThreeCardSet(mode || "normal") ? findSets(board || []) : [];
   if (found.length) return { fromBoard: true, cards: found[0].map((c) => c.code), positions: found[0].map((c) => c.pos) };
   return { fromBoard: false, cards: ["1RFT", "2GHC", "3PES"], positions: [] };
 }
@@ -300,6 +385,6 @@ if (typeof module === "object" && module.exports) {
   module.exports = {
     firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
     describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
-    formatClock, WORDS,
+    formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardPlaces, chainReuse,
   };
 }

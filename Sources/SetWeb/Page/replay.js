@@ -32,7 +32,7 @@ function cardElement(code, pos) {
   const b = el("div", "card landscape");
   b.dataset.card = code;
   b.dataset.pos = pos;
-  b.append(setCardArt(code, false));
+  b.append(setCardArt(code, false, Boolean(viewer.replay && viewer.replay.mode === "megaset")));
   b.setAttribute("role", "img");
   b.setAttribute("aria-label", pos + ": " + describeSetCard(code));
   b.append(el("span", "pos", pos));

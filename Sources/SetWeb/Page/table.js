@@ -87,7 +87,8 @@ function log(kind, ...parts) {
 }
 
 function who(name) { return name === session.me ? "you" : name; }
-function cardsNeeded() { return room.options.mode === "ultra" ? 4 : 3; }
+function cardsNeeded() { return cardsPerClaim(setMode()); }
+function setMode() { return room.options.mode || "normal"; }
 function isSet() { return room.game !== "matchismo"; }
 function amHost() { return room.role === "player" && room.host !== null && room.host === session.me; }
 function isPlaying() { return room.role === "player" && room.status === "playing"; }
@@ -120,6 +121,7 @@ function renderAll() {
   renderTitle();
   renderBoard();
   renderChain();
+  renderFound();
   renderScores();
   renderControls();
   renderWaiting();
@@ -139,7 +141,8 @@ function cardButton(pos, code, portrait) {
   b.dataset.pos = pos;
   if (isSet()) {
     if (!portrait) b.classList.add("landscape");
-    b.append(setCardArt(code, portrait));
+    b.append(setCardArt(code, portrait, setMode() === "megaset"));
+    if (isFaceDown(code)) b.classList.add("down");
     b.setAttribute("aria-label", (pos ? pos + ": " : "") + describeSetCard(code));
   } else {
     const c = parsePlayingCard(code);
@@ -157,11 +160,17 @@ let exampleCards = new Set();
 function renderBoard() {
   const board = $("board");
   board.className = "board " + (isSet() ? "set" : "matchismo");
+  // Columns of three as cards lie on a table, in two bands past 24 cards (MegaSet reaches 48): the
+  // places set-cli gives them.
+  const layout = boardPlaces(room.board.length);
+  board.style.gridTemplateRows = isSet() ? "repeat(" + layout.rows + ", auto)" : "";
+  board.classList.toggle("big", isSet() && room.board.length > 15);
   board.hidden = room.status === "waiting";
   board.dataset.rev = String(room.rev);
   const picked = new Set(selection.cards.filter((c) => c.pos).map((c) => c.pos));
-  const buttons = room.board.map(({ pos, code }) => {
+  const buttons = room.board.map(({ pos, code }, i) => {
     const b = cardButton(pos, code, phone.matches);
+    if (isSet()) { b.style.gridRow = String(layout.places[i].row + 1); b.style.gridColumn = String(layout.places[i].column + 1); }
     if (picked.has(pos)) b.classList.add(selection.inFlight ? "claiming" : "sel");
     if (room.fresh.has(pos)) b.classList.add("fresh");
     if (room.hinted === pos) b.classList.add("hint");
@@ -177,12 +186,28 @@ function renderChain() {
   $("chain").hidden = !show;
   if (!show) return;
   const picked = new Set(selection.cards.filter((c) => !c.pos).map((c) => c.code));
+  const reuse = chainReuse(setMode());
+  $("chain-label").textContent = reuse === 1 ? "Chain: reuse one of" : "Chain: reuse " + reuse + " of";
+  $("chain-cards").style.gridTemplateColumns = "repeat(" + room.chain.length + ", 80px)";
   $("chain-cards").replaceChildren(...room.chain.map((code, i) => {
     const b = cardButton("", code, false);
     b.dataset.chain = String(i + 1);
     b.append(element("span", "pos", String(i + 1)));
     if (picked.has(code)) b.classList.add("sel");
     return b;
+  }));
+}
+
+/** Puzzle's sets found on this board (`FOUND`): how many of how many, and the found ones as small cards. */
+function renderFound() {
+  const found = room.found;
+  $("found").hidden = !(isSet() && found && room.status !== "waiting");
+  if ($("found").hidden) return;
+  $("found-count").textContent = "Found " + found.found + " of " + found.total + " sets on this board";
+  $("found-sets").replaceChildren(...found.sets.map((cards) => {
+    const item = element("span", "found-set");
+    item.append(...cards.map(miniCard));
+    return item;
   }));
 }
 
@@ -234,6 +259,12 @@ function renderControls() {
   $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off" || room.status === "over";
   $("btn-new").hidden = spectator || waiting;
   $("btn-new").textContent = room.status === "over" || room.players.size <= 1 ? "New game" : "Ask for a new game";
+  $("new-mode").hidden = spectator || waiting || !isSet();
+  // The choice follows the room's mode whenever that changes (another room, a new game of another mode).
+  if (isSet() && $("new-mode").dataset.mode !== setMode()) {
+    $("new-mode").value = setMode();
+    $("new-mode").dataset.mode = setMode();
+  }
   $("btn-sit").hidden = !spectator;
 }
 
@@ -335,7 +366,7 @@ function onEvent(line) {
   const word = w[0];
   const wasStatus = room.status;
   const hinted = room.hinted;
-  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
+  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "FOUND", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
     if (!applyLine(room, line, false)) return;
     if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
     if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
@@ -369,9 +400,11 @@ function onEvent(line) {
       if (w[1] !== session.me) noteUnreadChat(item);
       break;
     }
-    case "NEWGAME":
-      resetRoom(); renderAll();
+    case "NEWGAME": {
+      const standings = room.standings;  // the night's standings outlive the game
+      resetRoom(); room.standings = standings; renderAll();
       log("new", who(w[1]) + " started a new game"); banner("New game!", "good"); break;
+    }
     case "VOTE": {
       stripNews = null;  // the vote is the news now
       const what = describeProposal({ options: pairsOf(w.slice(4)) }, room.options);
@@ -382,6 +415,10 @@ function onEvent(line) {
     case "OVER": showOver(); break;
     case "STATS": renderSheet(); break;
     case "DURATION": $("duration").textContent = "Game length " + formatClock(room.duration); break;
+    case "STANDINGS": case "STANDING": renderStandings(); break;
+    case "REMATCH":
+      log("new", who(w[1]) + " wants to play again (" + w[2] + " of " + w[3] + ")");
+      renderRematch(); break;
     case "READY":
       log("ready", who(w[1]) + (w[1] === session.me ? " are" : " is") + " ready (" + w[2] + " of " + w[3] + ")");
       renderScores(); renderWaiting(); break;
@@ -441,8 +478,44 @@ function showOver() {
   });
   openOverlay("over-dialog");
   $("btn-again").hidden = room.role !== "player";
+  $("btn-rematch").hidden = room.role !== "player";
+  $("btn-rematch").disabled = false;
+  renderStandings(); renderRematch();
   log("over", "Game over: " + (room.over || []).map((r) => r.name + " " + r.score).join(", "));
   renderAll();
+}
+
+/** The night's standings under the results (`STANDING` lines), with the CSV link (public rooms). */
+function renderStandings() {
+  const rows = room.standings.rows;
+  $("night").hidden = rows.length === 0;
+  $("night-title").textContent = "Tonight · " + room.standings.games + (room.standings.games === 1 ? " game" : " games");
+  $("standings").tBodies[0].replaceChildren(...rows.map((r) => {
+    const tr = element("tr", r.name === session.me ? "me" : "");
+    for (const cell of [r.place, r.name, r.points, r.wins, r.games, r.sets, formatSeconds(r.best)]) {
+      tr.append(element("td", "", String(cell)));
+    }
+    return tr;
+  }));
+  const link = $("standings-csv");
+  link.hidden = !!session.password || !room.name;  // a private room's are not served over HTTP
+  if (room.name) link.href = "/standings.csv?room=" + encodeURIComponent(room.name);
+}
+
+/** Who has offered to play again: the Play again button says how many of the players online agree. */
+function renderRematch() {
+  const status = $("rematch-status");
+  status.hidden = !room.rematch;
+  if (room.rematch) status.textContent = room.rematch.offers + " of " + room.rematch.needed + " want to play again";
+}
+
+/** `REMATCH`: offer to play again with everyone; the game starts when every player online agrees. */
+function rematch() {
+  $("btn-rematch").disabled = true;
+  send("REMATCH", (reply) => {
+    if (!reply.ok) { $("btn-rematch").disabled = false; toast(reply.text || reply.line); return; }
+    if (reply.words[2] === "offered") toast("Waiting for the others: " + (reply.words[3] || "") + " want to play again.");
+  });
 }
 
 /** The score sheet under each name of the results: sets, wrong and late claims, fastest and mean. */
@@ -470,7 +543,11 @@ function onCardClick(b) {
     selection.cards.splice(index, 1);
     if (selection.cards.length === 0) selection.rev = null;
   } else {
-    if (b.dataset.chain && selection.cards.some((c) => !c.pos)) { toast("Reuse exactly one card of the chain."); return; }
+    const reuse = chainReuse(setMode());
+    if (b.dataset.chain && selection.cards.filter((c) => !c.pos).length >= reuse) {
+      toast(reuse === 1 ? "Reuse exactly one card of the chain." : "Reuse exactly " + reuse + " cards of the chain.");
+      return;
+    }
     if (selection.cards.length === 0) selection.rev = room.rev;
     selection.cards.push({ pos: pos || null, code });
   }
@@ -511,7 +588,9 @@ function askHint() {
 
 /** `NEW`: a new game now, or a vote; while a proposal stands a bare `NEW` agrees with it (protocol.md). */
 function newGame() {
-  send("NEW", (reply) => {
+  // The mode chosen beside the button, when it is not the room's: `NEW mode=…` (protocol.md).
+  const chosen = isSet() && !$("new-mode").hidden ? $("new-mode").value : setMode();
+  send(chosen !== setMode() ? "NEW mode=" + chosen : "NEW", (reply) => {
     if (!reply.ok) { toast(reply.text || reply.line); return; }
     if (reply.words[2] === "voted") toast("Your vote is in: " + (reply.words[3] || "") + ".");
   });
@@ -519,15 +598,25 @@ function newGame() {
 
 // On a laptop the letters in the cards' corners pick them, as typing them does in set-cli; the chain's
 // cards are 1–3, Escape drops the selection.
+let pendingZ = false;
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || anyOverlayOpen()) return;
   const target = event.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
   if ($("table").hidden) return;
-  if (event.key === "Escape") { clearSelection(); renderBoard(); renderChain(); return; }
-  if (!/^[a-z1-3]$/i.test(event.key)) return;
-  const key = event.key.toLowerCase();
-  const b = /[1-3]/.test(key)
+  if (event.key === "Escape") { pendingZ = false; clearSelection(); renderBoard(); renderChain(); return; }
+  if (!/^[a-z1-4]$/i.test(event.key)) return;
+  let key = event.key.toLowerCase();
+  // Past z (MegaSet's board reaches 48) positions are za…zv: a z waits for the next letter, and stands
+  // for itself when z and that letter name no card.
+  if (pendingZ) {
+    pendingZ = false;
+    if (document.querySelector(`#board [data-pos='z${key}']`)) key = "z" + key;
+    else { const z = document.querySelector("#board [data-pos='z']"); if (z && !z.disabled) onCardClick(z); }
+  } else if (key === "z" && room.board.length > 26) {
+    pendingZ = true; event.preventDefault(); return;
+  }
+  const b = /^[1-4]$/.test(key)
     ? document.querySelector(`#chain-cards [data-chain='${key}']`)
     : document.querySelector(`#board [data-pos='${key}']`);
   if (!b || b.disabled) return;
@@ -761,9 +850,12 @@ function showRules() {
     body.push(rulesParagraph("Matchismo: take turns turning cards face up, " + n + " at a time. Cards of the same rank or the same suit make a match and score; a mismatch costs points and the cards turn back. A match keeps your turn."));
     body.push(rulesParagraph("Tap a face-down card to turn it" + (phone.matches ? "." : ", or type its letter.")));
   } else {
-    body.push(rulesParagraph("Find a set: " + (room.options.mode === "ultra" ? "four" : "three") +
-      " cards where each of the four features — number, colour, fill and shape — is either all the same or all different on the cards."));
-    const example = exampleSet(room.board);
+    const mode = setMode();
+    const many = { 3: "three", 4: "four", 6: "six" }[cardsPerClaim(mode)];
+    body.push(rulesParagraph("Find a set: " + many +
+      " cards where each of the four features — number, colour, fill and shape" + (mode === "megaset" ? ", and the border" : "") +
+      " — is either all the same or all different on the cards."));
+    const example = exampleSet(room.board, mode);
     const cards = element("div", "example");
     cards.append(...example.cards.map(miniCard));
     body.push(rulesParagraph(example.fromBoard ? "For example, these cards on your board (" + example.positions.join(", ") + ") are a set:" : "For example, these three cards are a set:"), cards);
@@ -777,11 +869,22 @@ function showRules() {
     body.push(rulesParagraph("If two cards share a feature and the third does not — two red and one green — it is not a set."));
     if (room.options.mode === "junior") body.push(rulesParagraph("Junior: every card is solid, so only number, colour and shape count."));
     if (room.options.mode === "chain") body.push(rulesParagraph("Chain: after the first set, each set must reuse exactly one card of the last one; those cards are shown under the board."));
-    if (room.options.mode === "ultra") body.push(rulesParagraph("Ultra: four cards that split into two pairs, where both pairs need the same third card to make a set."));
+    if (mode === "ultra" || mode === "ultra9") body.push(rulesParagraph("Ultra: four cards that split into two pairs, where both pairs need the same third card to make a set."));
+    const later = {
+      ultrachain: "Ultra chain: an ultra (four cards, two pairs that need the same third card); after the first, each must reuse exactly two cards of the last one.",
+      megaset: "MegaSet: a fifth feature, the border — single, double or dotted — which must also be all the same or all different.",
+      ghostset: "GhostSet: six cards that split into three pairs; the card missing from each pair (it need not be on the board) must make a set with the other two missing cards.",
+      "4set": "4Set: four values of each feature (4 shapes, blue, dotted, the cross ✚); four cards where each feature is all the same, all different, or two pairs.",
+      "4setjr": "4Set junior: every card is solid; four cards where each feature is all the same, all different, or two pairs.",
+      puzzle: "Puzzle: the board stays until every set on it was found; each set scores once.",
+      shuffle: "Shuffle: after each set the cards change places.",
+      memory: "Memory: the cards lie face down. Tap three: if they are a set you take them, if not everyone sees them before they turn back.",
+    };
+    if (later[mode]) body.push(rulesParagraph(later[mode]));
     body.push(rulesParagraph("Tap the cards to claim a set" + (phone.matches ? "." : " — on a laptop you can also type the letters in their corners.") +
       " A set scores 1; a wrong claim costs " + (room.options.penalty === "0" ? "nothing" : "1") +
       "; a claim that comes after someone took those cards costs nothing. Hint shows one card of a set."));
-    body.push(rulesParagraph("The game ends when the deck is empty and no set is left. Colour letters (in the menu) write R, G or P on each card."));
+    body.push(rulesParagraph("The game ends when the deck is empty and no set is left. Colour letters (in the menu) write R, G, P or B on each card."));
     if (example.fromBoard) {
       exampleCards = new Set(example.positions);
       renderBoard();
@@ -1007,6 +1110,7 @@ document.addEventListener("keydown", onKey);
 $("btn-hint").addEventListener("click", askHint);
 $("btn-new").addEventListener("click", newGame);
 $("btn-again").addEventListener("click", () => { closeOverlay("over-dialog"); newGame(); });
+$("btn-rematch").addEventListener("click", rematch);
 $("btn-close-over").addEventListener("click", () => closeOverlay("over-dialog"));
 $("btn-vote").addEventListener("click", newGame);
 $("btn-sit").addEventListener("click", () => {
@@ -1089,6 +1193,7 @@ phone.addEventListener("change", () => { renderBoard(); renderStrip(); });
 setInterval(() => { if (!$("table").hidden && room.started) renderControls(); }, 1000);
 
 document.body.classList.toggle("letters", storage.get("letters") === "1");
+for (const o of $("game-select").options) if (o.value !== "matchismo") $("new-mode").append(new Option(o.textContent, o.value));
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkAlive(); });
 window.addEventListener("online", checkAlive);
 window.addEventListener("pageshow", (event) => { if (event.persisted) checkAlive(); });

@@ -73,7 +73,7 @@ function cardElement(pos, code) {
   card.dataset.pos = pos;
   if (isSet()) {
     card.classList.add("landscape");
-    card.append(setCardArt(code, false));
+    card.append(setCardArt(code, false, room.options.mode === "megaset"));
     card.setAttribute("aria-label", (pos ? pos + ": " : "") + describeSetCard(code));
   } else {
     const c = parsePlayingCard(code);
@@ -93,14 +93,17 @@ function renderBoard() {
   board.className = "tv-board " + (isSet() ? "set" : "matchismo");
   board.hidden = !tv.watching || room.status === "waiting";
   board.dataset.rev = String(room.rev);
-  const columns = isSet() ? Math.max(4, Math.ceil(cards.length / 3)) : 10;
-  const rows = isSet() ? 3 : Math.max(3, Math.ceil(cards.length / 10));
+  // SET: the page's and set-cli's places (columns of three, two bands past 24 cards: MegaSet's 48).
+  const layout = boardPlaces(cards.length);
+  const columns = isSet() ? Math.max(4, layout.columns) : 10;
+  const rows = isSet() ? layout.rows : Math.max(3, Math.ceil(cards.length / 10));
   board.style.setProperty("--cols", String(columns));
   board.style.setProperty("--rows", String(rows));
   board.style.setProperty("--aspect", isSet() ? "1.5" : String(5 / 7));
   const taken = room.taken || new Set();
-  board.replaceChildren(...cards.map(({ pos, code }) => {
+  board.replaceChildren(...cards.map(({ pos, code }, i) => {
     const card = cardElement(pos, code);
+    if (isSet()) { card.style.gridRow = String(layout.places[i].row + 1); card.style.gridColumn = String(layout.places[i].column + 1); }
     if (taken.has(pos) && tv.last) {
       card.classList.add("taken");
       card.dataset.takenBy = tv.last.name;
@@ -179,6 +182,10 @@ function renderOver() {
     return item;
   }));
   $("tv-duration").textContent = room.duration !== null ? "Game length " + formatClock(room.duration) : "";
+  // The night's standings (STANDING lines), in one line under the game's: points 3/2/1 by place.
+  const night = room.standings.rows;
+  $("tv-night").textContent = night.length === 0 ? "" : "Tonight, " + room.standings.games +
+    (room.standings.games === 1 ? " game: " : " games: ") + night.map((r) => r.name + " " + r.points).join(" · ") + " points";
 }
 
 function showCountdown(n) {

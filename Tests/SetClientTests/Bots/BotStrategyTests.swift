@@ -62,6 +62,44 @@ extension Bots {
             #expect(kinds[.stale, default: 0] > 50)
         }
 
+        /// Memory: with nothing remembered a bot turns three unseen cards over; once it remembers a set it
+        /// claims it, by position.
+        @Test func aMemoryBotLooksThenClaimsWhatItRemembers() {
+            var generator = SeededGenerator(seed: 9)
+            let view = BotFixtures.view([
+                "ROOM lobby set 1 playing", "OPTIONS mode=memory penalty=1 hints=on",
+                BotFixtures.boardLine(3, Array(repeating: "??", count: 12)),
+                "DECK 60",
+            ])
+            #expect(view.isFaceDown)
+            let look = BotStrategy.planMemoryClaim(in: view, remembered: [:], using: &generator)
+            #expect(look?.intent == .explore)
+            let looked = (look?.picks ?? []).compactMap { pick -> Int? in
+                if case .position(let p) = pick { return p } else { return nil }
+            }
+            #expect(Set(looked).count == 3, "three different positions: \(looked)")
+            let set = SetRules.allSets(in: BotFixtures.boardCards)[0]
+            var remembered: [Int: Card] = [:]
+            for (i, card) in BotFixtures.boardCards.enumerated() where set.contains(i) {
+                remembered[i] = card
+            }
+            let claim = BotStrategy.planMemoryClaim(in: view, remembered: remembered, using: &generator)
+            #expect(claim?.intent == .valid)
+            #expect(claim?.picks == set.map(Selection.Pick.position))
+        }
+
+        /// Puzzle: a set already found on the board is no claim.
+        @Test func aPuzzleBotSkipsFoundSets() {
+            let sets = SetRules.allSets(in: BotFixtures.boardCards)
+            let first = sets[0].map { BotFixtures.boardCards[$0].code }.joined(separator: ",")
+            let view = BotFixtures.view(
+                BotFixtures.snapshot(players: [("alice", 0)], mode: "puzzle") + [
+                    "FOUND 1 \(sets.count) \(first)"
+                ])
+            let claims = BotStrategy.validClaims(in: view)
+            #expect(claims == sets.dropFirst().map { $0.map(Selection.Pick.position) })
+        }
+
         @Test func noClaimOnAFinishedGameOrAnUnreadableBoard() {
             var generator = SeededGenerator(seed: 1)
             let over = BotFixtures.view(BotFixtures.snapshot(players: []) + ["ROOM lobby set 0 over"])

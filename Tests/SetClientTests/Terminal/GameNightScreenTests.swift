@@ -52,7 +52,7 @@ import Testing
                        bob                   9     9      0      0    4.1 s   10.0 s
                        carol                 0     0      2      1        -        -
 
-                    Game length 12:34 · /new plays again
+                    Game length 12:34 · /rematch plays again with everyone
                     ────────────────────────────────────────────────────────────────────────────────
                     Game over: alice 12, bob 9, carol 0
 
@@ -69,6 +69,41 @@ import Testing
                     3 letters + Enter claims · /chat · ? help
                     >
                     """))
+    }
+
+    @Test("The end screen shows the night's standings and who offered a rematch; /rematch sends REMATCH")
+    func standingsAndRematch() {
+        let view = GameView(lines: Self.overLines)
+        var night = night([
+            "STATS alice sets=12 wrong=1 stale=3 fastest=2350 mean=7912",
+            "STATS bob sets=9 wrong=0 stale=0 fastest=4100 mean=10005",
+            "STATS carol sets=0 wrong=2 stale=1 fastest=- mean=-", "DURATION 754321", "STANDINGS 2",
+            "STANDING 1 alice points=5 wins=1 games=2 sets=20 best=2350",
+            "STANDING 1 bob points=5 wins=1 games=2 sets=18 best=3999",
+            "STANDING 3 carol points=2 wins=0 games=2 sets=1 best=-",
+        ])
+        let news = night.apply(ServerLine(parsing: "REMATCH bob 1 3"))
+        #expect(news == .info("bob wants a rematch (1 of 3): /rematch to play again"))
+        let shown = frame(view, night, TerminalUI(), rows: 30)
+        #expect(shown.contains("Game length 12:34 · /rematch plays again (1 of 3 agree)"), "\(shown)")
+        #expect(shown.contains("Tonight — 2 games (3/2/1 points by place)"), "\(shown)")
+        let heading = "   Player            Points  Wins  Games  Sets     Best"
+        #expect(shown.contains(heading), "\(shown)")
+        #expect(shown.contains(" 1 alice                  5     1      2    20    2.4 s"), "\(shown)")
+        #expect(shown.contains(" 3 carol                  2     0      2     1        -"), "\(shown)")
+        guard case .success(.rematch)? = UserCommand.parse("/rematch", context: .init(boardCount: 12)),
+            case .success(.standings(.csv))? = UserCommand.parse(
+                "/standings csv", context: .init(boardCount: 12))
+        else {
+            Issue.record("/rematch or /standings csv does not parse")
+            return
+        }
+        // A new game clears the offers; a reset clears the standings.
+        _ = night.apply(ServerLine(parsing: "NEWGAME bob"))
+        #expect(night.rematch == nil)
+        #expect(
+            night.apply(ServerLine(parsing: "STANDINGS 0")) == .info("the host reset the night's standings"))
+        #expect(night.standings.isEmpty)
     }
 
     @Test("A waiting room shows who is ready, what to type, and the host; the players are marked")
