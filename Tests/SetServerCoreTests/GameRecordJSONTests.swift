@@ -25,7 +25,8 @@ import Testing
         let events = (0..<Int(rng.next() % 6)).map { _ in
             GameRecord.Event(
                 ms: number(), type: text(), name: maybe(text()), cards: maybe([text(), text()]),
-                result: maybe(text()))
+                result: maybe(text()), position: maybe(number()), card: maybe(text()), by: maybe(text()),
+                options: maybe([text(): text(), text() + "1": text()]))
         }
         let sheet = (0..<Int(rng.next() % 4)).map { _ in
             GameRecord.SheetRow(
@@ -35,7 +36,8 @@ import Testing
         return GameRecord(
             id: text(), room: text(), kind: text(), options: options, startedAtMs: Int64(number()),
             durationMs: number(), deck: (0..<Int(rng.next() % 4)).map { _ in text() },
-            players: [text(), text()], events: events, sheet: sheet)
+            players: [text(), text()], events: events, sheet: sheet, dealtIn: maybe([text()]),
+            end: maybe(text()))
     }
 
     @Test func theBytesAreJSONEncodersAndReadBackAsJSONDecoderReadsThem() throws {
@@ -47,6 +49,10 @@ import Testing
             #expect(GameRecord.parse(json) == record, "\(json)")
             let decoded = try JSONDecoder().decode(GameRecord.self, from: Data(json.utf8))
             #expect(decoded == record)
+            for event in record.events {
+                #expect(event.json == event.foundationJSON)
+                #expect(GameRecord.Event.parse(event.json) == event, "\(event.json)")
+            }
         }
     }
 

@@ -45,10 +45,10 @@ extension GameRecord {
     /// The stored properties, by name, that the hand-written JSON writes, per type.
     static let handWrittenFields = (
         record: [
-            "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "events",
-            "sheet",
+            "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
+            "events", "sheet",
         ],
-        event: ["ms", "type", "name", "cards", "result"],
+        event: ["ms", "type", "name", "cards", "result", "position", "card", "by", "options"],
         row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
     )
 
@@ -65,6 +65,38 @@ extension GameRecord {
     }()
 }
 
+extension GameRecord.Event {
+    /// The event as JSON, keys sorted: how the journal's `event` record keeps it (written by hand, as
+    /// ``GameRecord/json`` is: every claim writes one).
+    public var json: String {
+        guard GameRecord.isWrittenByHand else { return foundationJSON }
+        var writer = JSONBytesWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The event as `JSONEncoder` writes it: the reference ``json`` equals.
+    public var foundationJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Reads an event back from its JSON, `nil` if it is not one (read by hand when it has exactly the
+    /// shape ``json`` writes, as ``GameRecord/parse(_:)`` does).
+    public static func parse(_ json: String) -> GameRecord.Event? {
+        if GameRecord.isWrittenByHand {
+            var reader = JSONBytesReader(Array(json.utf8))
+            if let event = reader.event(), reader.isAtEnd {
+                var writer = JSONBytesWriter()
+                writer.write(event)
+                if writer.bytes == reader.bytes { return event }
+            }
+        }
+        return try? JSONDecoder().decode(GameRecord.Event.self, from: Data(json.utf8))
+    }
+}
+
 /// Writes a game record as JSON, keys in sorted order, strings escaped as `JSONEncoder` escapes them.
 struct JSONBytesWriter {
     private(set) var bytes: [UInt8] = []
@@ -73,10 +105,18 @@ struct JSONBytesWriter {
 
     mutating func write(_ record: GameRecord) {
         bytes.append(0x7B)
-        key("deck", first: true)
+        if let dealtIn = record.dealtIn {
+            key("dealtIn", first: true)
+            strings(dealtIn)
+        }
+        key("deck", first: record.dealtIn == nil)
         strings(record.deck)
         key("durationMs")
         number(record.durationMs)
+        if let end = record.end {
+            key("end")
+            string(end)
+        }
         key("events")
         bytes.append(0x5B)
         for (i, event) in record.events.enumerated() {
@@ -89,15 +129,7 @@ struct JSONBytesWriter {
         key("kind")
         string(record.kind)
         key("options")
-        bytes.append(0x7B)
-        // Sorted as `JSONEncoder` sorts keys: by their UTF-8 bytes (code point order, not normalized as
-        // `String`'s `<` is: "e\u{301}" sorts between "ea" and "f").
-        let sorted = record.options.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        for (i, option) in sorted.enumerated() {
-            key(option.key, first: i == 0)
-            string(option.value)
-        }
-        bytes.append(0x7D)
+        object(record.options)
         key("players")
         strings(record.players)
         key("room")
@@ -114,11 +146,34 @@ struct JSONBytesWriter {
         bytes.append(0x7D)
     }
 
-    private mutating func write(_ event: GameRecord.Event) {
+    /// A dictionary of strings as an object, keys sorted as `JSONEncoder` sorts them: by their UTF-8
+    /// bytes (code point order, not normalized as `String`'s `<` is: "e\u{301}" sorts between "ea" and
+    /// "f").
+    private mutating func object(_ pairs: [String: String]) {
+        bytes.append(0x7B)
+        let sorted = pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for (i, pair) in sorted.enumerated() {
+            key(pair.key, first: i == 0)
+            string(pair.value)
+        }
+        bytes.append(0x7D)
+    }
+
+    mutating func write(_ event: GameRecord.Event) {
         bytes.append(0x7B)
         var first = true
+        if let by = event.by {
+            key("by", first: true)
+            string(by)
+            first = false
+        }
+        if let card = event.card {
+            key("card", first: first)
+            string(card)
+            first = false
+        }
         if let cards = event.cards {
-            key("cards", first: true)
+            key("cards", first: first)
             strings(cards)
             first = false
         }
@@ -127,6 +182,14 @@ struct JSONBytesWriter {
         if let name = event.name {
             key("name")
             string(name)
+        }
+        if let options = event.options {
+            key("options")
+            object(options)
+        }
+        if let position = event.position {
+            key("position")
+            number(position)
         }
         if let result = event.result {
             key("result")
@@ -349,8 +412,12 @@ struct JSONBytesReader {
         var players: [String]?
         var events: [GameRecord.Event]?
         var sheet: [GameRecord.SheetRow]?
+        var dealtIn: [String]?
+        var end: String?
         let ok = object { reader, key in
             switch key {
+            case "dealtIn": dealtIn = reader.strings()
+            case "end": end = reader.string()
             case "deck": deck = reader.strings()
             case "durationMs": durationMs = reader.number()
             case "events":
@@ -363,14 +430,7 @@ struct JSONBytesReader {
                     } ? list : nil
             case "id": id = reader.string()
             case "kind": kind = reader.string()
-            case "options":
-                var pairs: [String: String] = [:]
-                options =
-                    reader.object { reader, key in
-                        guard let value = reader.string() else { return false }
-                        pairs[key] = value
-                        return true
-                    } ? pairs : nil
+            case "options": options = reader.pairs()
             case "players": players = reader.strings()
             case "room": room = reader.string()
             case "sheet":
@@ -391,17 +451,45 @@ struct JSONBytesReader {
         else { return nil }
         return GameRecord(
             id: id, room: room, kind: kind, options: options, startedAtMs: Int64(startedAtMs),
-            durationMs: durationMs, deck: deck, players: players, events: events, sheet: sheet)
+            durationMs: durationMs, deck: deck, players: players, events: events, sheet: sheet,
+            dealtIn: dealtIn, end: end)
     }
 
-    private mutating func event() -> GameRecord.Event? {
+    /// An object of strings.
+    private mutating func pairs() -> [String: String]? {
+        var pairs: [String: String] = [:]
+        let ok = object { reader, key in
+            guard let value = reader.string() else { return false }
+            pairs[key] = value
+            return true
+        }
+        return ok ? pairs : nil
+    }
+
+    mutating func event() -> GameRecord.Event? {
         var ms: Int?
         var type: String?
         var name: String?
         var cards: [String]?
         var result: String?
+        var position: Int?
+        var card: String?
+        var by: String?
+        var options: [String: String]?
         let ok = object { reader, key in
             switch key {
+            case "position":
+                position = reader.number()
+                return position != nil
+            case "card":
+                card = reader.string()
+                return card != nil
+            case "by":
+                by = reader.string()
+                return by != nil
+            case "options":
+                options = reader.pairs()
+                return options != nil
             case "cards":
                 cards = reader.strings()
                 return cards != nil
@@ -421,7 +509,10 @@ struct JSONBytesReader {
             }
         }
         guard ok, let ms, let type else { return nil }
-        return GameRecord.Event(ms: ms, type: type, name: name, cards: cards, result: result)
+        return GameRecord.Event(
+            ms: ms, type: type, name: name, cards: cards, result: result, position: position, card: card,
+            by: by,
+            options: options)
     }
 
     private mutating func sheetRow() -> GameRecord.SheetRow? {

@@ -42,17 +42,6 @@ public struct GameRecord: Codable, Equatable, Sendable {
             self.options = options
         }
 
-        /// The event as JSON, keys sorted: how the journal's `event` record keeps it.
-        public var json: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
-        }
-
-        /// Reads an event back from its JSON, `nil` if it is not one.
-        public static func parse(_ json: String) -> Event? {
-            try? JSONDecoder().decode(Event.self, from: Data(json.utf8))
-        }
     }
 
     /// One row of the final score sheet.
