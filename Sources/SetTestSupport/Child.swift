@@ -62,6 +62,7 @@ public final class Child: Sendable {
         }
         posix_spawn_file_actions_adddup2(&actions, ends[1][1], 1)
         posix_spawn_file_actions_adddup2(&actions, ends[2][1], 2)
+        Self.closeTheRest(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -320,4 +321,18 @@ private func currentEnvironment() -> [String: String] {
         entry += 1
     }
     return variables
+}
+
+extension Child {
+    /// A descriptor some library opened without close-on-exec while another test spawned a child would
+    /// leak into it (a daemon then "holds" /proc/net/tcp). glibc 2.34's `addclosefrom_np` closes every
+    /// descriptor above 2 in the child; Swift's Glibc module does not export it, so it is looked up.
+    private static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else {
+            return
+        }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+    }
 }

@@ -18,7 +18,8 @@ public func directoryEntries(_ path: String) -> [String] {
 
 /// The whole content of a file, or `nil` if it cannot be read.
 public func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "r") else { return nil }
+    // "e": close-on-exec, or a daemon spawned meanwhile by a test running beside this one inherits it.
+    guard let file = fopen(path, "re") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)

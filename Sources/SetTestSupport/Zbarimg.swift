@@ -48,7 +48,7 @@ public enum Zbarimg {
     }
 
     private static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        guard let file = fopen(path, "w") else {
+        guard let file = fopen(path, "we") else {
             throw ClientError(description: "cannot create \(path), errno \(errno)")
         }
         defer { fclose(file) }

@@ -93,10 +93,18 @@ public enum JournalCoding {
 
     /// FNV-1a, 32 bits: enough to tell a torn or scribbled record from a whole one.
     public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        var hash = fnvOffsetBasis
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* fnvPrime }
         return hash
     }
+
+    /// FNV-1a's 32-bit offset basis: the hash of no bytes.
+    static let fnvOffsetBasis: UInt32 = 0x811C_9DC5
+    /// FNV-1a's 32-bit prime.
+    static let fnvPrime: UInt32 = 0x0100_0193
+    /// The prime's inverse modulo 2³² (the two multiply to 1): a step of the hash undone, as the
+    /// journal's repair does to find a damaged byte.
+    static let fnvPrimeInverse: UInt32 = 0x359C_449B
 
     /// A whole record: `body`, ` ~`, its checksum, LF.
     public static func line(body: [UInt8]) -> [UInt8] {

@@ -283,10 +283,6 @@ public struct JournalRepair: Sendable {
     /// looked for.
     private static let identityBytes = 40
 
-    /// FNV-1a's 32-bit prime, and its inverse modulo 2³² (the two multiply to 1).
-    private static let fnvPrime: UInt32 = 0x0100_0193
-    private static let fnvPrimeInverse: UInt32 = 0x359C_449B
-
     /// The kind and room of `body` with one byte among its first fields changed so that its checksum is
     /// `sum`; `nil` where no single change does.
     private static func correctedIdentity(_ body: ArraySlice<UInt8>, _ sum: UInt32) -> Identity? {
@@ -307,15 +303,15 @@ public struct JournalRepair: Sendable {
             var index = count - 1
             while index >= 0 {
                 if index < checked { needed[index] = state }
-                state = (state &* fnvPrimeInverse) ^ UInt32(buffer[index])
+                state = (state &* JournalCoding.fnvPrimeInverse) ^ UInt32(buffer[index])
                 index -= 1
             }
-            var prefix: UInt32 = 0x811C_9DC5  // FNV-1a of the bytes before `position`
+            var prefix = JournalCoding.fnvOffsetBasis  // FNV-1a of the bytes before `position`
             for position in 0..<checked {
                 let original = buffer[position]
-                let wanted = (needed[position] &* fnvPrimeInverse) ^ prefix
+                let wanted = (needed[position] &* JournalCoding.fnvPrimeInverse) ^ prefix
                 if wanted <= 0xFF, UInt8(wanted) != original { return (position, UInt8(wanted)) }
-                prefix = (prefix ^ UInt32(original)) &* fnvPrime
+                prefix = (prefix ^ UInt32(original)) &* JournalCoding.fnvPrime
             }
             return nil
         }
@@ -363,7 +359,8 @@ extension JournalRecord {
         case headerKind: return .header
         case "restart": return .restart
         case "snapshot", "room", "game", "seat", "token", "unseat", "presence", "claim", "choose", "close",
-            "ready", "unready", "deal", "clock", "stale", "lock", "kick", "allow", "vote", "countdown", "event",
+            "ready", "unready", "deal", "clock", "stale", "lock", "kick", "allow", "vote", "countdown",
+            "event",
             "rematch",
             "standings-reset":
             return .room

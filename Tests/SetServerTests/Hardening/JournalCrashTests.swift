@@ -438,6 +438,20 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
         daemon.kill9()
     }
 
+    /// A file the test process opened without close-on-exec (as a test beside this one may, at the moment
+    /// a daemon is spawned) is not inherited: CI once saw a daemon "holding" /proc/net/tcp and the check
+    /// below fail.
+    @Test func aChildInheritsNoDescriptorButItsStandardStreams() throws {
+        let leaked = open("/proc/self/status", O_RDONLY)
+        #expect(leaked > 2)
+        defer { close(leaked) }
+        let child = try Child("/bin/ls", ["/proc/self/fd"])
+        #expect(child.wait(timeout: 10) == 0)
+        let descriptors = child.output.split(separator: "\n").compactMap { Int($0) }
+        // ls holds one more: the directory it is reading.
+        #expect(descriptors.filter { $0 > 3 }.isEmpty && !descriptors.contains(Int(leaked)), "\(descriptors)")
+    }
+
     /// Without `--state-dir` the daemon writes no file at all: it holds no file open, leaves its working
     /// directory empty, and a restart remembers nobody.
     @Test(.timeLimit(.minutes(3))) func withoutAStateDirectoryNothingIsWritten() throws {
