@@ -225,16 +225,17 @@ public enum SetRules {
                 for c in 0..<groups {
                     for x in groupStart[c]..<groupStart[c + 1] {
                         for y in (x + 1)..<groupStart[c + 1] {
-                            let (a, b) = pairs[x]
-                            let (c, d) = pairs[y]
+                            let (first, second) = pairs[x]
+                            let (third, fourth) = pairs[y]
                             // Two pairs with one completion share a card only when `cards` repeats one.
                             // Compared before the quadruple is made: most pairs of pairs are not sets.
                             let (ia, ib, ic, id) = (
-                                cards[a].index, cards[b].index, cards[c].index, cards[d].index
+                                cards[first].index, cards[second].index, cards[third].index,
+                                cards[fourth].index
                             )
                             let distinct =
                                 ia != ib && ia != ic && ia != id && ib != ic && ib != id && ic != id
-                            if distinct, !body([a, b, c, d]) { return }
+                            if distinct, !body([first, second, third, fourth]) { return }
                         }
                     }
                 }

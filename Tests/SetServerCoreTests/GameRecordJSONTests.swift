@@ -14,6 +14,9 @@ import Testing
         "\u{2028}\u{2029}", "\u{0600}x", "ea", "f", "😀", "\u{FF01}", "\u{E000}",
         "tab\tcr\rlf\nff\u{0C}bs\u{08}", "\u{0}\u{1}\u{1F}\u{1B}",
         String((0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }),
+        // Keys JSONEncoder might sort by case or as numbers (it sorts by UTF-8 bytes: "B" < "a", "a10" < "a9").
+        "B", "a", "a10", "a9", "_", "\u{E9}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{10FFFF}",
+        "a long plain name, past the fifteen bytes a small string holds",
     ]
 
     private func record(_ rng: inout SeededGenerator) -> GameRecord {
@@ -52,6 +55,50 @@ import Testing
             for event in record.events {
                 #expect(event.json == event.foundationJSON)
                 #expect(GameRecord.Event.parse(event.json) == event, "\(event.json)")
+            }
+        }
+    }
+
+    @Test func keysAreSortedAsJSONEncoderSortsThem() {
+        let keys = [
+            "a9", "a10", "B", "a", "_", "ea", "e\u{301}", "f", "\u{E9}x", "😀", "\u{FF01}", "\u{0}", "~",
+        ]
+        let options = Dictionary(uniqueKeysWithValues: keys.map { ($0, $0) })
+        let record = GameRecord(
+            id: "i", room: "r", kind: "set", options: options, startedAtMs: 1, durationMs: 2, deck: [],
+            players: [], events: [GameRecord.Event(ms: 0, type: "t", options: options)], sheet: [])
+        #expect(record.json == record.foundationJSON)
+        #expect(record.events[0].json == record.events[0].foundationJSON)
+    }
+
+    /// Damaged JSON (bytes changed, dropped or added; invalid UTF-8 repaired as a `String` repairs it) is
+    /// read exactly as `JSONDecoder` reads it: the same record, or nothing.
+    @Test func damagedJSONIsReadAsJSONDecoderReadsIt() {
+        var rng = SeededGenerator(seed: 2209)
+        let noise: [UInt8] =
+            Array("\"\\{}[],:0-9eu".utf8) + [0x20, 0x00, 0x1F, 0x7F, 0xC3, 0xFF, 0xED, 0xA0, 0x80]
+        for _ in 0..<300 {
+            let record = record(&rng)
+            var bytes = Array(record.json.utf8)
+            for _ in 0...Int(rng.next() % 3) where !bytes.isEmpty {
+                let at = Int(rng.next() % UInt64(bytes.count))
+                switch rng.next() % 3 {
+                case 0: bytes[at] = noise[Int(rng.next() % UInt64(noise.count))]
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(noise[Int(rng.next() % UInt64(noise.count))], at: at)
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let decoded = try? JSONDecoder().decode(GameRecord.self, from: Data(text.utf8))
+            #expect(GameRecord.parse(text) == decoded, "\(text)")
+            if let event = record.events.first {
+                var eventBytes = Array(event.json.utf8)
+                let at = Int(rng.next() % UInt64(eventBytes.count))
+                eventBytes[at] = noise[Int(rng.next() % UInt64(noise.count))]
+                let eventText = String(decoding: eventBytes, as: UTF8.self)
+                let decodedEvent = try? JSONDecoder().decode(
+                    GameRecord.Event.self, from: Data(eventText.utf8))
+                #expect(GameRecord.Event.parse(eventText) == decodedEvent, "\(eventText)")
             }
         }
     }
