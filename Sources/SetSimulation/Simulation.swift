@@ -64,6 +64,12 @@ public final class Simulation {
     /// How often the full checks (a replay compared with live play, the snapshot round trip) run, in
     /// events; the cheap ones run after every event.
     public var fullCheckEvery = 16
+    /// Where in its cycle the seed's replay comparisons fall (see ``check(step:isLast:)``): seeds check
+    /// different steps, so together they check every one.
+    var checkPhase: Int { Int(seed % UInt64(fullCheckEvery * 128)) }
+    /// How many times the replay was compared with live play byte for byte, whole state and snapshot
+    /// round trip included (at the seeded steps and after the last event; restarts compare on their own).
+    public internal(set) var wholeStateChecks = 0
 
     /// A world for `seed` with `clients` clients.
     public init(seed: UInt64, clients count: Int = 12) {
@@ -108,6 +114,15 @@ public final class Simulation {
             if let failure {
                 failedStep = step
                 trace.append("FAILED at \(step) \(event): \(failure)")
+                return false
+            }
+        }
+        // After the last event, every check, whatever the seed's phase.
+        if let last = events.indices.last {
+            check(step: last, isLast: true)
+            if let failure {
+                failedStep = last
+                trace.append("FAILED after the last event, \(last) \(events[last]): \(failure)")
                 return false
             }
         }

@@ -29,12 +29,22 @@ public struct ReplayCheck {
     /// JSON) was most of what a restart cost the simulation. Shared by the checks of one run, one
     /// after the other (not across threads).
     public final class ArchiveLines {
-        fileprivate var records: [ArraySlice<UInt8>: JournalRecord] = [:]
+        fileprivate var records: [Line: JournalRecord] = [:]
         /// At most this many lines are kept; past it they are forgotten and read again.
         fileprivate let capacity: Int
 
         /// An empty cache of at most `capacity` lines.
         public init(capacity: Int = 4096) { self.capacity = capacity }
+
+        /// A line's bytes as a key, hashed as one block of memory (an array's own hash feeds the hasher
+        /// a byte at a time, and archive lines are kilobytes long).
+        fileprivate struct Line: Hashable {
+            let bytes: ArraySlice<UInt8>
+
+            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+
+            static func == (a: Line, b: Line) -> Bool { a.bytes == b.bytes }
+        }
     }
 
     /// Starts a check of a core made with `configuration` that has written nothing yet; `archiveLines`
@@ -244,11 +254,11 @@ public struct ReplayCheck {
     /// The record a journal line (without its LF) holds, an archive line read before from the cache.
     private func read(line: ArraySlice<UInt8>) throws(Mismatch) -> JournalRecord {
         let isArchive = line.starts(with: Self.archivePrefix)
-        if isArchive, let record = archiveLines.records[line] { return record }
+        if isArchive, let record = archiveLines.records[ArchiveLines.Line(bytes: line)] { return record }
         let record = try Self.read(line: line)
         if isArchive {
             if archiveLines.records.count >= archiveLines.capacity { archiveLines.records = [:] }
-            archiveLines.records[line] = record
+            archiveLines.records[ArchiveLines.Line(bytes: line)] = record
         }
         return record
     }
