@@ -1,8 +1,9 @@
 // libFuzzer target for the journal's record format and its replay.
 //
 // Input layout: byte 0 picks a mode; the rest is either text a client could send (mode even), which
-// must round-trip through a record byte for byte, or a journal file (mode odd), whose lines are read
-// and replayed as setd does at start-up: any bytes give records or a clear refusal, never a crash.
+// must round-trip byte for byte through the record the mode's other bits pick, with the text in all its
+// fields, or a journal file (mode odd), whose lines are read and replayed as setd does at start-up: any
+// bytes give records or a clear refusal, never a crash.
 
 import SetServerCore
 
@@ -18,22 +19,32 @@ enum JournalFuzzer {
         guard let mode = input.first else { return }
         let payload = Array(input.dropFirst())
         if mode & 1 == 0 {
-            checkTextRoundTrip(String(decoding: payload, as: UTF8.self))
+            // One record per input, picked by the mode byte's other bits: every record had every input's
+            // text in all its fields, encoded, read, checked and encoded again in the instrumented
+            // library, which was most of an input's time; across inputs each record gets every text.
+            // The text's first `textBytes` bytes: escaping goes byte by byte and looks at most at a
+            // UTF-8 sequence or a `%xx` at a time, so a longer text reaches nothing a shorter one does
+            // not, and costs every field its length in traced comparisons.
+            let make = textRecords[Int(mode >> 1) % textRecords.count]
+            checkTextRoundTrip(make(String(decoding: payload.prefix(textBytes), as: UTF8.self)))
         } else {
             checkJournal(payload)
         }
     }
 
-    /// Any text, in any field that holds text, reads back exactly, and the record is one line.
-    static func checkTextRoundTrip(_ text: String) {
-        let records: [JournalRecord] = [
-            .chat(room: "r", name: "n", text: text),
-            .seat(room: text, name: text, token: text),
-            .room(name: "r", seed: 1, options: [(text, text)]),
-            .kick(room: text, name: text, by: text, address: text, until: 1),
-            .allow(room: text, name: text, by: text),
-            .gain(name: text, mode: text, time: 1, amount: 0),
-            // The game record rides in an archive record as one text field of JSON: any text in it too.
+    /// How many of an input's bytes the text round trip puts in each field.
+    static let textBytes = 256
+
+    /// The records whose text fields the text round trip fills, each made from one text.
+    static let textRecords: [@Sendable (String) -> JournalRecord] = [
+        { text in .chat(room: "r", name: "n", text: text) },
+        { text in .seat(room: text, name: text, token: text) },
+        { text in .room(name: "r", seed: 1, options: [(text, text)]) },
+        { text in .kick(room: text, name: text, by: text, address: text, until: 1) },
+        { text in .allow(room: text, name: text, by: text) },
+        { text in .gain(name: text, mode: text, time: 1, amount: 0) },
+        // The game record rides in an archive record as one text field of JSON: any text in it too.
+        { text in
             .archive(
                 room: text,
                 game: ArchivedGame(
@@ -45,33 +56,37 @@ enum JournalFuzzer {
                         events: [
                             GameRecord.Event(ms: 0, type: "claim", name: text, cards: [text], result: text)
                         ],
-                        sheet: []))),
-            // A record event is one text field of JSON too; rematch offers and resets name a room and a player.
+                        sheet: [])))
+        },
+        // A record event is one text field of JSON too; rematch offers and resets name a room and a player.
+        { text in
             .recordEvent(
                 room: text,
                 event: GameRecord.Event(
                     ms: 1, type: text, name: text, cards: [text], result: text, card: text, by: text,
-                    options: [text: text])),
-            .rematch(room: text, name: text),
-            .standingsReset(room: text, by: text),
-        ]
-        for record in records {
-            let line = record.line
-            require(line.last == 0x0A, "a record ends in LF")
-            require(!line.dropLast().contains(0x0A) && !line.contains(0x0D), "a record is one line, no CR")
-            guard let body = JournalCoding.verifiedBody(line.dropLast()[...]) else {
-                require(false, "the checksum of \(record.text.debugDescription) does not verify")
-                return
-            }
-            guard let back = try? JournalRecord(body: body) else {
-                require(false, "\(record.text.debugDescription) does not parse back")
-                return
-            }
-            // Compared as encoded lines: `==` would encode both records again, in the instrumented library.
-            require(
-                back.line == line,
-                "\(record.text.debugDescription) reads back as \(back.text.debugDescription)")
+                    options: [text: text]))
+        },
+        { text in .rematch(room: text, name: text) },
+        { text in .standingsReset(room: text, by: text) },
+    ]
+
+    /// Any text, in any field that holds text, reads back exactly, and the record is one line.
+    static func checkTextRoundTrip(_ record: JournalRecord) {
+        let line = record.line
+        require(line.last == 0x0A, "a record ends in LF")
+        require(!line.dropLast().contains(0x0A) && !line.contains(0x0D), "a record is one line, no CR")
+        guard let body = JournalCoding.verifiedBody(line.dropLast()[...]) else {
+            require(false, "the checksum of \(record.text.debugDescription) does not verify")
+            return
         }
+        guard let back = try? JournalRecord(body: body) else {
+            require(false, "\(record.text.debugDescription) does not parse back")
+            return
+        }
+        // Compared as encoded lines: `==` would encode both records again, in the instrumented library.
+        require(
+            back.line == line,
+            "\(record.text.debugDescription) reads back as \(back.text.debugDescription)")
     }
 
     /// What each distinct line reads as, worked out (and checked) once per process: a line's records

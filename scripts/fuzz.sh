@@ -191,11 +191,17 @@ for target in "${targets[@]}"; do
     set +e
     # libFuzzer stops itself after -max_total_time (once the seeds have run); `timeout` is only a
     # backstop for a hang outside any one input (each input has -timeout).
+    # The CPU time it used (user + system, from bash's `time`) as well: on a shared machine libFuzzer's
+    # exec/s, per second of wall time, measures the neighbours too.
+    cpu_file=$(mktemp)
     # shellcheck disable=SC2086  # FUZZ_ARGS is a list of flags
-    timeout -k 10 $((seconds + 300)) "$build/fuzz-$target" "$corpus" "Fuzz/corpus-seeds/$target" \
-        -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
-        ${FUZZ_ARGS:-} >"$log" 2>&1
+    {
+        TIMEFORMAT='%U %S'
+        time timeout -k 10 $((seconds + 300)) "$build/fuzz-$target" "$corpus" "Fuzz/corpus-seeds/$target" \
+            -max_total_time="$seconds" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
+            -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
+            ${FUZZ_ARGS:-} >"$log" 2>&1
+    } 2>"$cpu_file"
     status=$?
     set -e
     # The last status line ("#N DONE cov: … ft: … corp: … exec/s: …") and libFuzzer's final stats.
@@ -203,6 +209,13 @@ for target in "${targets[@]}"; do
     summaries+=("$target: exit $status")
     [[ -z "$last" ]] || summaries+=("  $last")
     while IFS= read -r line; do summaries+=("  $line"); done < <(grep -E '^stat::' "$log" || true)
+    execs=$(grep -E '^stat::number_of_executed_units:' "$log" | grep -oE '[0-9]+$' || true)
+    read -r user system <"$cpu_file" || true
+    rm -f "$cpu_file"
+    if [[ -n "$execs" && -n "${user:-}" ]]; then
+        summaries+=("  $(awk -v n="$execs" -v u="$user" -v s="$system" \
+            'BEGIN { c = u + s; printf "cpu: %.1f s (user+sys), %d execs per CPU second", c, (c > 0 ? n / c : 0) }')")
+    fi
     if ((status != 0)); then
         failed=true
         summaries+=("  FAILED: see $log")

@@ -225,12 +225,17 @@ public enum SetRules {
                 for c in 0..<groups {
                     for x in groupStart[c]..<groupStart[c + 1] {
                         for y in (x + 1)..<groupStart[c + 1] {
-                            let quad = [pairs[x].0, pairs[x].1, pairs[y].0, pairs[y].1]
+                            let (first, second) = pairs[x]
+                            let (third, fourth) = pairs[y]
                             // Two pairs with one completion share a card only when `cards` repeats one.
-                            let distinct = quad.indices.allSatisfy { i in
-                                quad[(i + 1)...].allSatisfy { cards[$0].index != cards[quad[i]].index }
-                            }
-                            if distinct, !body(quad) { return }
+                            // Compared before the quadruple is made: most pairs of pairs are not sets.
+                            let (ia, ib, ic, id) = (
+                                cards[first].index, cards[second].index, cards[third].index,
+                                cards[fourth].index
+                            )
+                            let distinct =
+                                ia != ib && ia != ic && ia != id && ib != ic && ib != id && ic != id
+                            if distinct, !body([first, second, third, fourth]) { return }
                         }
                     }
                 }

@@ -42,12 +42,15 @@ public struct LineFramer: Sendable {
             if !isDiscarding {
                 let room = maximumLineLength + 1 - pending.count  // +1 leaves space for a CR before LF
                 if end - start > room {
-                    pending.append(contentsOf: bytes[start..<(start + min(room, end - start))])
+                    pending.append(
+                        contentsOf: UnsafeRawBufferPointer(
+                            rebasing: bytes[start..<(start + min(room, end - start))]))
                     body(.tooLong(prefix: Array(pending.prefix(64))))
                     pending.removeAll(keepingCapacity: false)
                     isDiscarding = true
                 } else {
-                    pending.append(contentsOf: bytes[start..<end])
+                    // Rebased, so the bytes are copied at once, not one by one through a slice.
+                    pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
                 }
             }
             guard newline != nil else { break }

@@ -103,8 +103,11 @@ final class SimulatedClient {
     private func take(_ text: String) {
         let line = ServerLine(parsing: text)
         if line.isFinal { finals.append(text) }
-        let before = (view.revision, view.setCards.compactMap { $0 })
-        if case .board = line, view.room != nil, !before.1.isEmpty { earlierBoard = before }
+        // The board before a new one (worked out only for a board line: most lines are not).
+        if case .board = line, view.room != nil {
+            let cards = view.setCards.compactMap { $0 }
+            if !cards.isEmpty { earlierBoard = (view.revision, cards) }
+        }
         _ = view.apply(line)
         if case .unknown = line { protocolProblems.append(text) }
         if case .bye = line { finals.append(text) }

@@ -5,7 +5,12 @@ import SetServerCore
 /// What must hold after every event, checked against the rules as protocol.md states them and against
 /// what clients saw — never by asking the code under test whether it is right.
 extension Simulation {
-    func check(step: Int) {
+    /// Checks every invariant after event `step`. The replay's whole-state comparisons are the dearest
+    /// checks (every record of both cores encoded), so they run at a seeded subset of steps — every
+    /// `4 × fullCheckEvery` steps from a phase the seed picks, byte for byte every `32 ×`, the snapshot's
+    /// round trip every `128 ×` — and, whatever the phase, at every restart and outage's end (there the
+    /// rewritten journal is compared byte for byte) and after the last event (`isLast`: all of them).
+    func check(step: Int, isLast: Bool = false) {
         for client in clients {
             if let problem = client.protocolProblems.first {
                 return fail("\(client.name) could not read '\(problem)'")
@@ -16,46 +21,55 @@ extension Simulation {
             }
         }
         checkRatings()
-        let records = disk.written
-        disk.written = []
+        let (records, bytes) = disk.takeWritten()
+        // The rooms this event changed (every room every `fullCheckEvery` events, or when a record
+        // belongs to none): their games add up, and so do the views of the clients in them.
+        let everything = isLast || step % fullCheckEvery == 0 || records.contains { $0.roomName == nil }
         // A restore from the journal equals the live state (skipped while the journal cannot be
         // written: the rewrite that ends the outage is checked instead).
+        // The live rooms as the replay check took them, when it did: the same moment, not taken again.
+        var liveRooms: [RoomSnapshot]?
         if engine.isJournalAvailable {
-            if let mismatch = catching({ try replay.feed(records) }) { return fail(mismatch) }
-            // Every step the rooms its records touched, value by value; the whole state (ratings,
-            // claims, the archive, rooms changed with no record) every `fullCheckEvery` steps; and all of
-            // it byte for byte, times and options too, every `8 × fullCheckEvery`.
+            if let mismatch = catching({ try replay.feed(journal: bytes) }) { return fail(mismatch) }
+            // Every step the rooms its records touched, value by value; at the seeded subset of steps
+            // the whole state (ratings, claims, names, the archive, rooms changed with no record), and
+            // one in eight of those all of it byte for byte, times and options too.
             let touched = records.map(\.roomName)
-            if step % (fullCheckEvery * 8) == 0 {
-                if let mismatch = catching({ try replay.compare(with: engine.core) }) {
+            let beat = step + checkPhase
+            let every = fullCheckEvery * 4
+            if isLast || beat % (every * 8) == 0 {
+                if let mismatch = catching({ liveRooms = try replay.compare(with: engine.core) }) {
                     return fail(mismatch)
                 }
-            } else if step % fullCheckEvery == 0 || touched.contains(nil) {
-                if let mismatch = catching({ try replay.compareValues(with: engine.core) }) {
+            } else if beat % every == 0 {
+                if let mismatch = catching({ liveRooms = try replay.compareValues(with: engine.core) }) {
                     return fail(mismatch)
                 }
             } else if !touched.isEmpty {
                 let names = Set(touched.compactMap { $0 })
-                if let mismatch = catching({ try replay.compare(rooms: names, with: engine.core) }) {
+                if let mismatch = catching({ liveRooms = try replay.compare(rooms: names, with: engine.core) }
+                ) {
                     return fail(mismatch)
                 }
             }
-            if step % (fullCheckEvery * 32) == 0 {
+            if isLast || beat % (every * 32) == 0 {
                 if let mismatch = catching({ try replay.compareSnapshotRoundTrip(of: engine.core) }) {
                     return fail(mismatch)
                 }
+                wholeStateChecks += 1
             }
         }
-        // The rooms this event changed (every room every `fullCheckEvery` events, or when a record
-        // belongs to none): their games add up, and so do the views of the clients in them.
-        let names = Set(records.compactMap(\.roomName))
-        let everything = step % fullCheckEvery == 0 || records.contains { $0.roomName == nil }
-        let snapshots =
-            everything
-            ? engine.core.snapshotRecords().compactMap { record -> RoomSnapshot? in
-                if case .snapshot(let room) = record { return room }
-                return nil
-            } : names.sorted().compactMap { engine.core.snapshot(ofRoom: $0) }
+        let snapshots: [RoomSnapshot]
+        if let liveRooms, liveRooms.count == engine.core.roomNames.count || !everything {
+            // The replay check compared exactly these rooms, all of them or those touched.
+            snapshots = liveRooms
+        } else if everything {
+            snapshots = engine.core.roomNames.sorted().compactMap { engine.core.snapshot(ofRoom: $0) }
+        } else {
+            snapshots = Set(records.compactMap(\.roomName)).sorted().compactMap {
+                engine.core.snapshot(ofRoom: $0)
+            }
+        }
         if everything { checkSeats(snapshots) }
         for room in snapshots { checkGame(room) }
         checkViews(snapshots)

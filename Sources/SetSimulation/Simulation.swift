@@ -44,6 +44,8 @@ public final class Simulation {
     private var nextTickAt: Double
     private var wakeAt: Double?
     var replay: ReplayCheck
+    /// The archive lines the replay checks read, kept across restarts (each rewrite holds them again).
+    let archiveLines: ReplayCheck.ArchiveLines
     var random: SeededGenerator
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
@@ -62,6 +64,12 @@ public final class Simulation {
     /// How often the full checks (a replay compared with live play, the snapshot round trip) run, in
     /// events; the cheap ones run after every event.
     public var fullCheckEvery = 16
+    /// Where in its cycle the seed's replay comparisons fall (see ``check(step:isLast:)``): seeds check
+    /// different steps, so together they check every one.
+    var checkPhase: Int { Int(seed % UInt64(fullCheckEvery * 128)) }
+    /// How many times the replay was compared with live play byte for byte, whole state and snapshot
+    /// round trip included (at the seeded steps and after the last event; restarts compare on their own).
+    public internal(set) var wholeStateChecks = 0
 
     /// A world for `seed` with `clients` clients.
     public init(seed: UInt64, clients count: Int = 12) {
@@ -78,7 +86,8 @@ public final class Simulation {
         configuration.keyHashIterations = 16
         self.configuration = configuration
         engine = Engine(configuration: configuration, random: .seeded(seed))
-        replay = ReplayCheck(configuration: configuration)
+        archiveLines = ReplayCheck.ArchiveLines()
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         clients = (0..<count).map(SimulatedClient.init(index:))
         nextTickAt = now.uptime + 1
@@ -105,6 +114,15 @@ public final class Simulation {
             if let failure {
                 failedStep = step
                 trace.append("FAILED at \(step) \(event): \(failure)")
+                return false
+            }
+        }
+        // After the last event, every check, whatever the seed's phase.
+        if let last = events.indices.last {
+            check(step: last, isLast: true)
+            if let failure {
+                failedStep = last
+                trace.append("FAILED after the last event, \(last) \(events[last]): \(failure)")
                 return false
             }
         }
@@ -340,10 +358,12 @@ public final class Simulation {
         guard !engine.isJournalAvailable, !disk.isFull else { return }
         let records = engine.core.snapshotRecords()
         disk.rewrite(records, at: now.uptime)
-        replay = ReplayCheck(configuration: configuration)
+        let rewritten = disk.bytes
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         carryOut(engine.journalRecovered(at: now))
+        // Read back from the bytes the disk now holds, as a restart would read them.
         if let mismatch = catching({
-            try replay.feed(records)
+            try replay.feed(journal: rewritten[...])
             try replay.compare(with: engine.core)
         }) {
             fail("the rewritten journal does not replay: \(mismatch)")
@@ -400,11 +420,12 @@ public final class Simulation {
         }
         disk = VirtualDisk()
         disk.rewrite(records, at: now.uptime)
-        replay = ReplayCheck(configuration: configuration)
+        let rewritten = disk.bytes
+        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
         carryOut(actions.filter { if case .journal = $0 { false } else { true } })
         // The snapshot it wrote, replayed, is the state it restored: a compaction loses nothing.
         if let mismatch = catching({
-            try replay.feed(records)
+            try replay.feed(journal: rewritten[...])
             try replay.compare(with: engine.core)
         }) {
             fail("the restored state does not survive its own snapshot: \(mismatch)")

@@ -19,6 +19,8 @@ struct VirtualDisk {
     private var appendedRecords: [JournalRecord] = []
     /// Records written since the simulation last took them, to replay.
     var written: [JournalRecord] = []
+    /// Where the bytes of `written` start in `bytes`.
+    private var writtenFrom = 0
     /// Writes that will fail, and why (an I/O error: the write itself fails).
     var failures: [String] = []
     /// Seconds the disk stays full once it fills: the journal's reserve cannot be renewed after the
@@ -39,6 +41,16 @@ struct VirtualDisk {
 
     /// Whether records were appended and not written.
     var hasAppended: Bool { !appended.isEmpty }
+
+    /// The records written since the last call, as their bytes on the disk (the replay check reads
+    /// these, so no record is encoded again), and those records; from now on they count as taken.
+    mutating func takeWritten() -> (records: [JournalRecord], bytes: ArraySlice<UInt8>) {
+        defer {
+            written = []
+            writtenFrom = bytes.count
+        }
+        return (written, bytes[writtenFrom...])
+    }
 
     /// Writes what was appended (and syncs it with `--fsync always`), or fails.
     mutating func commit(syncing: Bool, at now: Double) -> String? {
@@ -74,10 +86,12 @@ struct VirtualDisk {
 
     /// Rewrites the journal as `records` (a compaction), synced; the journal is available again.
     mutating func rewrite(_ records: [JournalRecord], at now: Double) {
-        bytes = records.flatMap(\.line)
+        bytes = []
+        for record in records { bytes += record.line }
         appended = []
         appendedRecords = []
         written = []
+        writtenFrom = bytes.count
         acknowledged = bytes.count
         isUnavailable = false
         sync(at: now)

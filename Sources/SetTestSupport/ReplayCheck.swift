@@ -20,9 +20,38 @@ public struct ReplayCheck {
         var rooms: [String: String] = [:]
     }
 
-    /// Starts a check of a core made with `configuration` that has written nothing yet.
-    public init(configuration: ServerConfiguration) {
+    /// Archive lines already read, for ``feed(journal:)``.
+    private let archiveLines: ArchiveLines
+
+    /// The records of archive lines read before, by the lines' whole bytes: an archived game never
+    /// changes, so every rewrite of a journal (a restart, the end of an outage) holds the same archive
+    /// lines again, and reading a line is a function of its bytes alone. Reading one (its game record's
+    /// JSON) was most of what a restart cost the simulation. Shared by the checks of one run, one
+    /// after the other (not across threads).
+    public final class ArchiveLines {
+        fileprivate var records: [Line: JournalRecord] = [:]
+        /// At most this many lines are kept; past it they are forgotten and read again.
+        fileprivate let capacity: Int
+
+        /// An empty cache of at most `capacity` lines.
+        public init(capacity: Int = 4096) { self.capacity = capacity }
+
+        /// A line's bytes as a key, hashed as one block of memory (an array's own hash feeds the hasher
+        /// a byte at a time, and archive lines are kilobytes long).
+        fileprivate struct Line: Hashable {
+            let bytes: ArraySlice<UInt8>
+
+            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+
+            static func == (a: Line, b: Line) -> Bool { a.bytes == b.bytes }
+        }
+    }
+
+    /// Starts a check of a core made with `configuration` that has written nothing yet; `archiveLines`
+    /// remembers the archive lines ``feed(journal:)`` read, for the next check of the same run.
+    public init(configuration: ServerConfiguration, archiveLines: ArchiveLines = ArchiveLines()) {
         shadow = ServerCore(configuration: configuration)
+        self.archiveLines = archiveLines
     }
 
     /// A difference between live play and its replay.
@@ -42,7 +71,27 @@ public struct ReplayCheck {
     /// Replays `records` through their bytes, without comparing.
     public mutating func feed(_ records: [JournalRecord]) throws(Mismatch) {
         guard !records.isEmpty else { return }
-        let reread = try Self.reread(records)
+        try feed(reread: try Self.reread(records))
+    }
+
+    /// Replays the journal lines in `bytes` (whole lines, each with its checksum and LF, as a journal
+    /// file holds them), without comparing: the bytes a disk kept, read as a restart reads them, with no
+    /// record encoded again.
+    public mutating func feed(journal bytes: ArraySlice<UInt8>) throws(Mismatch) {
+        var records: [JournalRecord] = []
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            guard let end = bytes[start...].firstIndex(of: 0x0A) else {
+                throw Mismatch(description: "the journal ends inside a record")
+            }
+            records.append(try read(line: bytes[start..<end]))
+            start = end + 1
+        }
+        guard !records.isEmpty else { return }
+        try feed(reread: records)
+    }
+
+    private mutating func feed(reread: [JournalRecord]) throws(Mismatch) {
         do {
             try shadow.replay(reread, isFirst: isFirstBatch)
         } catch {
@@ -55,30 +104,45 @@ public struct ReplayCheck {
     /// and options included), rating and claimed name, and of the archive how many games each room has
     /// and the newest (an archived game never changes once kept, and comparing all of them every time
     /// would cost the whole evening at every step).
-    public func compare(with live: ServerCore) throws(Mismatch) {
+    ///
+    /// Returns `live`'s rooms as it compared them, by name, for checks of the same moment.
+    @discardableResult
+    public func compare(with live: ServerCore) throws(Mismatch) -> [RoomSnapshot] {
         let (liveRecords, liveArchives) = Self.digest(live, known: compared.rooms)
         let (replayed, _) = Self.digest(shadow, known: compared.rooms)
         if let difference = Self.difference(liveRecords, replayed) {
             throw Mismatch(description: "replay differs from live play: \(difference)")
         }
         compared.rooms = liveArchives
+        return liveRecords.compactMap { if case .snapshot(let room) = $0 { room } else { nil } }
     }
 
     /// Compares every room of the replay with `live` value by value (as ``compare(rooms:with:)``), and the
     /// ratings, claims and archive as ``compare(with:)`` does: what changes at every step, without
-    /// writing every room's bytes.
-    public func compareValues(with live: ServerCore) throws(Mismatch) {
-        let (all, liveArchives) = Self.digest(live, known: compared.rooms)
-        let liveRecords = all.filter { if case .snapshot = $0 { false } else { true } }
-        let replayed = Self.digest(shadow, known: compared.rooms).records.filter {
-            if case .snapshot = $0 { false } else { true }
+    /// writing every room's bytes. Returns `live`'s rooms, by name, for checks of the same moment.
+    @discardableResult
+    public func compareValues(with live: ServerCore) throws(Mismatch) -> [RoomSnapshot] {
+        // Each side's state taken once: its rooms compared by value, the rest as records.
+        var liveRooms: [String: RoomSnapshot] = [:]
+        var replayedRooms: [String: RoomSnapshot] = [:]
+        func split(_ records: [JournalRecord], _ rooms: inout [String: RoomSnapshot]) -> [JournalRecord] {
+            records.filter { record in
+                guard case .snapshot(let room) = record else { return true }
+                rooms[room.name] = room
+                return false
+            }
         }
+        let (all, liveArchives) = Self.digest(live, known: compared.rooms)
+        let liveRecords = split(all, &liveRooms)
+        let replayed = split(Self.digest(shadow, known: compared.rooms).records, &replayedRooms)
         if let difference = Self.difference(liveRecords, replayed) {
             throw Mismatch(description: "replay differs from live play: \(difference)")
         }
-        let names = Set(live.roomNames).union(shadow.roomNames)
-        try compare(rooms: names, with: live)
+        for name in Set(liveRooms.keys).union(replayedRooms.keys).sorted() {
+            try Self.compare(room: name, liveRooms[name], replayedRooms[name])
+        }
         compared.rooms = liveArchives
+        return liveRooms.keys.sorted().map { liveRooms[$0]! }
     }
 
     /// A core's state as snapshot records, with each room's archive reduced to its count and, where the
@@ -120,54 +184,98 @@ public struct ReplayCheck {
     /// Compares the replay of rooms `names` (those the last records touched) with `live`: their games,
     /// seats, presence and game-night state, value by value (cheaper than the bytes ``compare(with:)``
     /// compares, which also holds the times and options).
-    public func compare(rooms names: Set<String>, with live: ServerCore) throws(Mismatch) {
+    ///
+    /// Returns `live`'s rooms among `names` (those it has), by name, for checks of the same moment.
+    @discardableResult
+    public func compare(rooms names: Set<String>, with live: ServerCore) throws(Mismatch) -> [RoomSnapshot] {
+        var rooms: [RoomSnapshot] = []
         for name in names.sorted() {
-            let a = live.snapshot(ofRoom: name)
-            let b = shadow.snapshot(ofRoom: name)
-            if let a, let b, a.game == b.game, a.night == b.night, a.gameIndex == b.gameIndex,
-                a.seats == b.seats, a.votes.map(\.name) == b.votes.map(\.name)
-            {
-                continue
-            }
-            if a == nil, b == nil { continue }
-            let expected = a.map { JournalRecord.snapshot($0) }
-            let replayed = b.map { JournalRecord.snapshot($0) }
-            throw Mismatch(
-                description:
-                    "replay differs from live play in \(name): live has\n  \(expected?.text ?? "no room")"
-                    + "\nreplay has\n  \(replayed?.text ?? "no room")")
+            let room = live.snapshot(ofRoom: name)
+            try Self.compare(room: name, room, shadow.snapshot(ofRoom: name))
+            if let room { rooms.append(room) }
         }
+        return rooms
+    }
+
+    /// Compares room `name` as live play (`a`) and the replay (`b`) hold it, value by value.
+    private static func compare(room name: String, _ a: RoomSnapshot?, _ b: RoomSnapshot?) throws(Mismatch) {
+        if let a, let b, a.game == b.game, a.night == b.night, a.gameIndex == b.gameIndex,
+            a.seats == b.seats, a.votes.map(\.name) == b.votes.map(\.name)
+        {
+            return
+        }
+        if a == nil, b == nil { return }
+        let expected = a.map { JournalRecord.snapshot($0) }
+        let replayed = b.map { JournalRecord.snapshot($0) }
+        throw Mismatch(
+            description:
+                "replay differs from live play in \(name): live has\n  \(expected?.text ?? "no room")"
+                + "\nreplay has\n  \(replayed?.text ?? "no room")")
     }
 
     /// Checks that the compacted journal — what a restart writes — holds `live`'s state again.
+    ///
+    /// Each record is encoded once on each side and compared as bytes (a record's `==` encodes both
+    /// sides every time).
     public func compareSnapshotRoundTrip(of live: ServerCore) throws(Mismatch) {
-        let expected = live.snapshotRecords()
+        let expected = live.snapshotRecords().map(\.body)
         let compacted = ServerCore(configuration: live.configuration)
         do {
-            try compacted.replay(try Self.reread(expected), isFirst: true)
+            var records: [JournalRecord] = []
+            for body in expected {
+                records.append(try Self.read(line: JournalCoding.line(body: body).dropLast()))
+            }
+            try compacted.replay(records, isFirst: true)
         } catch {
             throw Mismatch(description: "the snapshot does not replay: \(error)")
         }
-        if let difference = Self.difference(expected, compacted.snapshotRecords()) {
-            throw Mismatch(description: "the snapshot loses state: \(difference)")
+        let again = compacted.snapshotRecords().map(\.body)
+        guard again != expected else { return }
+        func text(_ body: [UInt8]) -> String { String(decoding: body, as: UTF8.self) }
+        for (a, b) in zip(expected, again) where a != b {
+            throw Mismatch(
+                description: "the snapshot loses state: live has\n  \(text(a))\nreplay has\n  \(text(b))")
         }
+        throw Mismatch(
+            description: "the snapshot loses state: \(expected.count) records became \(again.count)")
     }
 
     /// Records read back through their bytes (body, checksum, LF), as the daemon reads its journal.
     public static func reread(_ records: [JournalRecord]) throws(Mismatch) -> [JournalRecord] {
         var out: [JournalRecord] = []
+        out.reserveCapacity(records.count)
         for record in records {
             let line = record.line
-            guard let body = JournalCoding.verifiedBody(line[..<(line.count - 1)]) else {
-                throw Mismatch(description: "a record's checksum does not verify: \(record.text)")
-            }
-            do {
-                out.append(try JournalRecord(body: body))
-            } catch {
-                throw Mismatch(description: "a record does not read back: \(record.text): \(error)")
-            }
+            out.append(try read(line: line[..<(line.count - 1)]))
         }
         return out
+    }
+
+    /// The record a journal line (without its LF) holds, an archive line read before from the cache.
+    private func read(line: ArraySlice<UInt8>) throws(Mismatch) -> JournalRecord {
+        let isArchive = line.starts(with: Self.archivePrefix)
+        if isArchive, let record = archiveLines.records[ArchiveLines.Line(bytes: line)] { return record }
+        let record = try Self.read(line: line)
+        if isArchive {
+            if archiveLines.records.count >= archiveLines.capacity { archiveLines.records = [:] }
+            archiveLines.records[ArchiveLines.Line(bytes: line)] = record
+        }
+        return record
+    }
+
+    private static let archivePrefix = Array("archive ".utf8)
+
+    /// The record a journal line (without its LF) holds, its checksum verified.
+    static func read(line: ArraySlice<UInt8>) throws(Mismatch) -> JournalRecord {
+        func text() -> String { String(decoding: line, as: UTF8.self) }
+        guard let body = JournalCoding.verifiedBody(line) else {
+            throw Mismatch(description: "a record's checksum does not verify: \(text())")
+        }
+        do {
+            return try JournalRecord(body: body)
+        } catch {
+            throw Mismatch(description: "a record does not read back: \(text()): \(error)")
+        }
     }
 
     /// The first record where `live` and `replayed` differ, as text, or `nil`.

@@ -25,6 +25,17 @@ import Testing
         #expect(other.trace != first.trace, "another seed is another evening")
     }
 
+    @Test func everyEveningEndsWithEveryCheckWhateverItsSeededSteps() {
+        // The whole-state comparisons run at a seeded subset of steps (one in 2,048 for the snapshot round
+        // trip with the default cadence): a short evening reaches none of them, and is still checked
+        // whole after its last event.
+        for seed in UInt64(3)...5 {
+            let simulation = Simulation(seed: seed, clients: 6)
+            #expect(simulation.run(SimulationEvent.evening(seed: seed, count: 60, clients: 6)))
+            #expect(simulation.wholeStateChecks == 1, "seed \(seed)")
+        }
+    }
+
     @Test func aBrokenInvariantIsShrunkToTheEventsThatBreakIt() {
         // A stand-in for a bug: "nobody may see a wrong claim judged".
         let outcome = Simulation.check(seed: 5, events: 600, clients: 8) { trace in

@@ -42,17 +42,6 @@ public struct GameRecord: Codable, Equatable, Sendable {
             self.options = options
         }
 
-        /// The event as JSON, keys sorted: how the journal's `event` record keeps it.
-        public var json: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
-        }
-
-        /// Reads an event back from its JSON, `nil` if it is not one.
-        public static func parse(_ json: String) -> Event? {
-            try? JSONDecoder().decode(Event.self, from: Data(json.utf8))
-        }
     }
 
     /// One row of the final score sheet.
@@ -112,19 +101,6 @@ public struct GameRecord: Codable, Equatable, Sendable {
         )
         (self.events, self.sheet) = (events, sheet)
         (self.dealtIn, self.end) = (dealtIn, end)
-    }
-
-    /// The record as JSON, keys sorted so that the same game always prints the same bytes.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, numbers and arrays cannot fail.
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
-    }
-
-    /// Reads a record back from its JSON, `nil` if it is not one.
-    public static func parse(_ json: String) -> GameRecord? {
-        try? JSONDecoder().decode(GameRecord.self, from: Data(json.utf8))
     }
 
     /// A short id from the room, game number and start (FNV-1a, 64 bits, as 16 hex digits): ids must be

@@ -1,0 +1,539 @@
+import Foundation
+
+/// A game record's JSON, written and read by hand: every archive record in the journal holds one, so
+/// the daemon writes it at every game's end and reads it at every start, the replay check and the
+/// simulation several times a game, and Foundation's `JSONEncoder`/`JSONDecoder` spend most of their
+/// time on generic dispatch and casts (a tenth of the simulation's time went to them).
+///
+/// The bytes are exactly `JSONEncoder`'s with `.sortedKeys` and `.withoutEscapingSlashes` (tested
+/// against it). A field added to the record that this file does not know makes ``GameRecord/json``
+/// fall back to `JSONEncoder` (the shape is checked once per process, by reflection), so nothing is
+/// ever left out; the tests say so, to have the field added here too.
+extension GameRecord {
+    /// The record as JSON, keys sorted so that the same game always prints the same bytes.
+    public var json: String {
+        guard Self.isWrittenByHand else { return foundationJSON }
+        var writer = JSONBytesWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The record as `JSONEncoder` writes it (sorted keys, slashes as they are): the reference the
+    /// hand-written ``json`` equals.
+    public var foundationJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings, numbers and arrays cannot fail.
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Reads a record back from its JSON, `nil` if it is not one. JSON as ``json`` writes it is read by
+    /// hand (and taken only if it writes back to the same bytes, so it is read exactly as
+    /// `JSONDecoder` would read it); anything else goes to `JSONDecoder`.
+    public static func parse(_ json: String) -> GameRecord? {
+        if isWrittenByHand {
+            var reader = JSONBytesReader(Array(json.utf8))
+            if let record = reader.gameRecord(), reader.isAtEnd {
+                var writer = JSONBytesWriter()
+                writer.write(record)
+                if writer.bytes == reader.bytes { return record }
+            }
+        }
+        return try? JSONDecoder().decode(GameRecord.self, from: Data(json.utf8))
+    }
+
+    /// The stored properties, by name, that the hand-written JSON writes, per type.
+    static let handWrittenFields = (
+        record: [
+            "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
+            "events", "sheet",
+        ],
+        event: ["ms", "type", "name", "cards", "result", "position", "card", "by", "options"],
+        row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
+    )
+
+    /// Whether the record's shape is the one this file writes (no field added since).
+    static let isWrittenByHand: Bool = {
+        let event = Event(ms: 0, type: "")
+        let row = SheetRow(name: "", score: 0, sets: 0, wrong: 0, stale: 0, fastestMs: nil, meanMs: nil)
+        let record = GameRecord(
+            id: "", room: "", kind: "", options: [:], startedAtMs: 0, durationMs: 0, deck: [], players: [],
+            events: [event], sheet: [row])
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        return labels(record) == handWrittenFields.record && labels(event) == handWrittenFields.event
+            && labels(row) == handWrittenFields.row
+    }()
+}
+
+extension GameRecord.Event {
+    /// The event as JSON, keys sorted: how the journal's `event` record keeps it (written by hand, as
+    /// ``GameRecord/json`` is: every claim writes one).
+    public var json: String {
+        guard GameRecord.isWrittenByHand else { return foundationJSON }
+        var writer = JSONBytesWriter()
+        writer.write(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// The event as `JSONEncoder` writes it: the reference ``json`` equals.
+    public var foundationJSON: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Reads an event back from its JSON, `nil` if it is not one (read by hand when it has exactly the
+    /// shape ``json`` writes, as ``GameRecord/parse(_:)`` does).
+    public static func parse(_ json: String) -> GameRecord.Event? {
+        if GameRecord.isWrittenByHand {
+            var reader = JSONBytesReader(Array(json.utf8))
+            if let event = reader.event(), reader.isAtEnd {
+                var writer = JSONBytesWriter()
+                writer.write(event)
+                if writer.bytes == reader.bytes { return event }
+            }
+        }
+        return try? JSONDecoder().decode(GameRecord.Event.self, from: Data(json.utf8))
+    }
+}
+
+/// Writes a game record as JSON, keys in sorted order, strings escaped as `JSONEncoder` escapes them.
+struct JSONBytesWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(2048) }
+
+    mutating func write(_ record: GameRecord) {
+        bytes.append(0x7B)
+        if let dealtIn = record.dealtIn {
+            key("dealtIn", first: true)
+            strings(dealtIn)
+        }
+        key("deck", first: record.dealtIn == nil)
+        strings(record.deck)
+        key("durationMs")
+        number(record.durationMs)
+        if let end = record.end {
+            key("end")
+            string(end)
+        }
+        key("events")
+        bytes.append(0x5B)
+        for (i, event) in record.events.enumerated() {
+            if i > 0 { bytes.append(0x2C) }
+            write(event)
+        }
+        bytes.append(0x5D)
+        key("id")
+        string(record.id)
+        key("kind")
+        string(record.kind)
+        key("options")
+        object(record.options)
+        key("players")
+        strings(record.players)
+        key("room")
+        string(record.room)
+        key("sheet")
+        bytes.append(0x5B)
+        for (i, row) in record.sheet.enumerated() {
+            if i > 0 { bytes.append(0x2C) }
+            write(row)
+        }
+        bytes.append(0x5D)
+        key("startedAtMs")
+        number(record.startedAtMs)
+        bytes.append(0x7D)
+    }
+
+    /// A dictionary of strings as an object, keys sorted as `JSONEncoder` sorts them: by their UTF-8
+    /// bytes (code point order, not normalized as `String`'s `<` is: "e\u{301}" sorts between "ea" and
+    /// "f").
+    private mutating func object(_ pairs: [String: String]) {
+        bytes.append(0x7B)
+        let sorted = pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for (i, pair) in sorted.enumerated() {
+            key(pair.key, first: i == 0)
+            string(pair.value)
+        }
+        bytes.append(0x7D)
+    }
+
+    mutating func write(_ event: GameRecord.Event) {
+        bytes.append(0x7B)
+        var first = true
+        if let by = event.by {
+            key("by", first: true)
+            string(by)
+            first = false
+        }
+        if let card = event.card {
+            key("card", first: first)
+            string(card)
+            first = false
+        }
+        if let cards = event.cards {
+            key("cards", first: first)
+            strings(cards)
+            first = false
+        }
+        key("ms", first: first)
+        number(event.ms)
+        if let name = event.name {
+            key("name")
+            string(name)
+        }
+        if let options = event.options {
+            key("options")
+            object(options)
+        }
+        if let position = event.position {
+            key("position")
+            number(position)
+        }
+        if let result = event.result {
+            key("result")
+            string(result)
+        }
+        key("type")
+        string(event.type)
+        bytes.append(0x7D)
+    }
+
+    private mutating func write(_ row: GameRecord.SheetRow) {
+        bytes.append(0x7B)
+        var first = true
+        if let fastest = row.fastestMs {
+            key("fastestMs", first: true)
+            number(fastest)
+            first = false
+        }
+        if let mean = row.meanMs {
+            key("meanMs", first: first)
+            number(mean)
+            first = false
+        }
+        key("name", first: first)
+        string(row.name)
+        key("score")
+        number(row.score)
+        key("sets")
+        number(row.sets)
+        key("stale")
+        number(row.stale)
+        key("wrong")
+        number(row.wrong)
+        bytes.append(0x7D)
+    }
+
+    private mutating func key(_ name: String, first: Bool = false) {
+        if !first { bytes.append(0x2C) }
+        string(name)
+        bytes.append(0x3A)
+    }
+
+    private mutating func strings(_ list: [String]) {
+        bytes.append(0x5B)
+        for (i, item) in list.enumerated() {
+            if i > 0 { bytes.append(0x2C) }
+            string(item)
+        }
+        bytes.append(0x5D)
+    }
+
+    private mutating func number(_ value: some BinaryInteger) { bytes.append(contentsOf: String(value).utf8) }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Whether JSON escapes each byte value (`"`, `\`, the control characters): a load per byte instead
+    /// of comparisons. Made once, never written after.
+    nonisolated(unsafe) private static let escapes: UnsafePointer<Bool> = {
+        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        for value in 0..<256 { table[value] = value < 0x20 || value == 0x22 || value == 0x5C }
+        return UnsafePointer(table)
+    }()
+
+    /// A string as `JSONEncoder` writes it: `"` and `\` escaped, the control characters as `\b`, `\t`,
+    /// `\n`, `\f`, `\r` or `\u00xx`, everything else (`/`, DEL, non-ASCII) as its UTF-8.
+    private mutating func string(_ text: String) {
+        bytes.append(0x22)
+        // Most strings need no escape: copied whole.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+            let table = Self.escapes
+            var any = false
+            for byte in buffer { any = any || table[Int(byte)] }
+            guard !any else { return false }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if copied == true {
+            bytes.append(0x22)
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22, 0x5C:
+                bytes.append(0x5C)
+                bytes.append(byte)
+            case 0x08: bytes.append(0x5C); bytes.append(0x62)
+            case 0x09: bytes.append(0x5C); bytes.append(0x74)
+            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+            case 0x0C: bytes.append(0x5C); bytes.append(0x66)
+            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
+            case 0..<0x20:
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+}
+
+/// Reads a game record from JSON as ``JSONBytesWriter`` writes it: no white space, the escapes it
+/// writes; any other shape gives `nil` (and goes to `JSONDecoder`).
+struct JSONBytesReader {
+    let bytes: [UInt8]
+    private var i = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { i == bytes.count }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard i < bytes.count, bytes[i] == byte else { return false }
+        i += 1
+        return true
+    }
+
+    /// The members of an object, each read by `member` after its key and colon; `false` if malformed.
+    private mutating func object(_ member: (inout JSONBytesReader, String) -> Bool) -> Bool {
+        guard take(0x7B) else { return false }
+        if take(0x7D) { return true }
+        repeat {
+            guard let key = string(), take(0x3A), member(&self, key) else { return false }
+        } while take(0x2C)
+        return take(0x7D)
+    }
+
+    /// The elements of an array, each read by `element`; `false` if malformed.
+    private mutating func array(_ element: (inout JSONBytesReader) -> Bool) -> Bool {
+        guard take(0x5B) else { return false }
+        if take(0x5D) { return true }
+        repeat {
+            guard element(&self) else { return false }
+        } while take(0x2C)
+        return take(0x5D)
+    }
+
+    private mutating func strings() -> [String]? {
+        var list: [String] = []
+        let ok = array { reader in
+            guard let item = reader.string() else { return false }
+            list.append(item)
+            return true
+        }
+        return ok ? list : nil
+    }
+
+    private mutating func number() -> Int? {
+        let start = i
+        if i < bytes.count, bytes[i] == 0x2D { i += 1 }
+        var value = 0
+        var digits = 0
+        while i < bytes.count, (0x30...0x39).contains(bytes[i]), digits < 18 {
+            value = value * 10 + Int(bytes[i] - 0x30)
+            digits += 1
+            i += 1
+        }
+        guard digits > 0 else { return nil }
+        return bytes[start] == 0x2D ? -value : value
+    }
+
+    /// A string with the escapes the writer writes.
+    private mutating func string() -> String? {
+        guard take(0x22) else { return nil }
+        // Most strings (card codes, names) have no escape: made straight from the bytes.
+        if let end = bytes[i...].firstIndex(where: { $0 == 0x22 || $0 == 0x5C }), bytes[end] == 0x22 {
+            defer { i = end + 1 }
+            return String(decoding: bytes[i..<end], as: UTF8.self)
+        }
+        var out: [UInt8] = []
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            switch byte {
+            // Bytes that are not UTF-8 come back changed, and the record then does not write back the same.
+            case 0x22: return String(decoding: out, as: UTF8.self)
+            case 0x5C:
+                guard i < bytes.count else { return nil }
+                let escaped = bytes[i]
+                i += 1
+                switch escaped {
+                case 0x22, 0x5C: out.append(escaped)
+                case 0x62: out.append(0x08)
+                case 0x74: out.append(0x09)
+                case 0x6E: out.append(0x0A)
+                case 0x66: out.append(0x0C)
+                case 0x72: out.append(0x0D)
+                case 0x75:
+                    guard i + 4 <= bytes.count, bytes[i] == 0x30, bytes[i + 1] == 0x30,
+                        let high = Self.digit(bytes[i + 2]), let low = Self.digit(bytes[i + 3]), high < 2
+                    else { return nil }
+                    out.append(high << 4 | low)
+                    i += 4
+                default: return nil
+                }
+            default:
+                out.append(byte)
+            }
+        }
+        return nil
+    }
+
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    mutating func gameRecord() -> GameRecord? {
+        var id: String?
+        var room: String?
+        var kind: String?
+        var options: [String: String]?
+        var startedAtMs: Int?
+        var durationMs: Int?
+        var deck: [String]?
+        var players: [String]?
+        var events: [GameRecord.Event]?
+        var sheet: [GameRecord.SheetRow]?
+        var dealtIn: [String]?
+        var end: String?
+        let ok = object { reader, key in
+            switch key {
+            case "dealtIn": dealtIn = reader.strings()
+            case "end": end = reader.string()
+            case "deck": deck = reader.strings()
+            case "durationMs": durationMs = reader.number()
+            case "events":
+                var list: [GameRecord.Event] = []
+                events =
+                    reader.array { reader in
+                        guard let event = reader.event() else { return false }
+                        list.append(event)
+                        return true
+                    } ? list : nil
+            case "id": id = reader.string()
+            case "kind": kind = reader.string()
+            case "options": options = reader.pairs()
+            case "players": players = reader.strings()
+            case "room": room = reader.string()
+            case "sheet":
+                var rows: [GameRecord.SheetRow] = []
+                sheet =
+                    reader.array { reader in
+                        guard let row = reader.sheetRow() else { return false }
+                        rows.append(row)
+                        return true
+                    } ? rows : nil
+            case "startedAtMs": startedAtMs = reader.number()
+            default: return false
+            }
+            return true
+        }
+        guard ok, let id, let room, let kind, let options, let startedAtMs, let durationMs, let deck,
+            let players, let events, let sheet
+        else { return nil }
+        return GameRecord(
+            id: id, room: room, kind: kind, options: options, startedAtMs: Int64(startedAtMs),
+            durationMs: durationMs, deck: deck, players: players, events: events, sheet: sheet,
+            dealtIn: dealtIn, end: end)
+    }
+
+    /// An object of strings.
+    private mutating func pairs() -> [String: String]? {
+        var pairs: [String: String] = [:]
+        let ok = object { reader, key in
+            guard let value = reader.string() else { return false }
+            pairs[key] = value
+            return true
+        }
+        return ok ? pairs : nil
+    }
+
+    mutating func event() -> GameRecord.Event? {
+        var ms: Int?
+        var type: String?
+        var name: String?
+        var cards: [String]?
+        var result: String?
+        var position: Int?
+        var card: String?
+        var by: String?
+        var options: [String: String]?
+        let ok = object { reader, key in
+            switch key {
+            case "position":
+                position = reader.number()
+                return position != nil
+            case "card":
+                card = reader.string()
+                return card != nil
+            case "by":
+                by = reader.string()
+                return by != nil
+            case "options":
+                options = reader.pairs()
+                return options != nil
+            case "cards":
+                cards = reader.strings()
+                return cards != nil
+            case "ms":
+                ms = reader.number()
+                return ms != nil
+            case "name":
+                name = reader.string()
+                return name != nil
+            case "result":
+                result = reader.string()
+                return result != nil
+            case "type":
+                type = reader.string()
+                return type != nil
+            default: return false
+            }
+        }
+        guard ok, let ms, let type else { return nil }
+        return GameRecord.Event(
+            ms: ms, type: type, name: name, cards: cards, result: result, position: position, card: card,
+            by: by,
+            options: options)
+    }
+
+    private mutating func sheetRow() -> GameRecord.SheetRow? {
+        var name: String?
+        var numbers: [String: Int] = [:]
+        let ok = object { reader, key in
+            if key == "name" {
+                name = reader.string()
+                return name != nil
+            }
+            guard ["fastestMs", "meanMs", "score", "sets", "stale", "wrong"].contains(key),
+                let value = reader.number()
+            else { return false }
+            numbers[key] = value
+            return true
+        }
+        guard ok, let name, let score = numbers["score"], let sets = numbers["sets"],
+            let stale = numbers["stale"], let wrong = numbers["wrong"]
+        else { return nil }
+        return GameRecord.SheetRow(
+            name: name, score: score, sets: sets, wrong: wrong, stale: stale, fastestMs: numbers["fastestMs"],
+            meanMs: numbers["meanMs"])
+    }
+}
