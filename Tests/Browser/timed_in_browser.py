@@ -141,6 +141,7 @@ def main():
         driver.switch_to.new_window("tab")
         driver.get(f"{base.rstrip('/')}/tv?room={room}")
         wait_for(driver, "the TV's paused clock", lambda: text_of(driver, "tv-clock") == stood)
+        wait_for(driver, "the TV's cards hidden while paused", lambda: not shown(driver, "tv-board"))
         driver.close()
         driver.switch_to.window(page)
 

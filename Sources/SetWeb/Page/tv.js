@@ -94,7 +94,9 @@ function renderBoard() {
   const board = $("tv-board");
   const cards = room.board;
   board.className = "tv-board " + (isSet() ? "set" : "matchismo");
-  board.hidden = !tv.watching || room.status === "waiting";
+  // A paused practice game hides its cards here too, as on the page and in set-cli: nobody looks for a set
+  // on the TV while the clock stands.
+  board.hidden = !tv.watching || room.status === "waiting" || Boolean(room.clock && !room.clock.running);
   board.dataset.rev = String(room.rev);
   // SET: the page's and set-cli's places (columns of three, two bands past 24 cards: MegaSet's 48).
   const layout = boardPlaces(cards.length);
