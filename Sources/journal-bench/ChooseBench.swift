@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import SetGame
 import SetProtocol
 import SetServerCore
@@ -12,7 +13,23 @@ import SetTestSupport
 /// the whole engine (framing, rate limit, core, broadcast, journal records), as on the daemon.
 ///
 ///     journal-bench --matchismo-choose 10000,160000 [--choices 4000]
+///     journal-bench --matchismo-journal N DIR     (writes DIR/journal holding that room; prints the token)
+///
+/// The second form is for the daemon (`scripts/matchismo-bench.sh`): setd started on DIR restores the
+/// room, and a client that says `RESUME <token>` is its player, on turn.
 enum ChooseBench {
+    /// Writes `directory`/journal: the compacted journal of a server whose Matchismo room `cards` holds
+    /// `count` choices; prints the seat's `RESUME` token.
+    static func writeJournal(choices count: Int, to directory: String) {
+        let (records, token) = stretchedRecords(count)
+        let bytes = records.flatMap(\.line)
+        mkdir(directory, 0o700)
+        guard let file = fopen(directory + "/journal", "w") else { fatalError("cannot write \(directory)") }
+        _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        print(token)
+    }
+
     /// Prints a table: choices already in the game, µs per `CHOOSE` (median of 5 batches), and the
     /// snapshot's size after the measured choices.
     static func run(histories: [Int], choices: Int) {
@@ -47,10 +64,27 @@ enum ChooseBench {
 
     /// A server whose Matchismo room holds `count` choices, and its one player, seated and on turn.
     private static func seated(after count: Int) -> (EmbeddedServer, EmbeddedClient) {
-        let server = EmbeddedServer {
-            $0.logLevel = .error
-            $0.commandsPerSecond = 0
+        let (records, token) = stretchedRecords(count)
+        guard let restored = try? EmbeddedServer(configure).restarted(from: records, after: 1) else {
+            fatalError("the stretched snapshot does not restore")
         }
+        restored.checksReplay = false
+        guard let client = try? restored.connect("flip"),
+            (try? client.request("RESUME \(token)"))?.isOK("RESUME flip") == true
+        else { fatalError("cannot resume the seat") }
+        _ = client.readAvailable()
+        return (restored, client)
+    }
+
+    private static func configure(_ configuration: inout ServerConfiguration) {
+        configuration.logLevel = .error
+        configuration.commandsPerSecond = 0
+    }
+
+    /// The compacted journal of a server whose Matchismo room `cards` holds `count` choices, and the
+    /// `RESUME` token of its one player.
+    private static func stretchedRecords(_ count: Int) -> ([JournalRecord], String) {
+        let server = EmbeddedServer(configure)
         server.checksReplay = false
         guard let (player, token) = try? server.named("flip"),
             (try? player.request("JOIN cards matchismo"))?.isOK("JOIN cards") == true
@@ -73,14 +107,6 @@ enum ChooseBench {
             room.night.recordEvents = others + Array(repeatElement(chosen, count: pairs).joined())
             return .snapshot(room)
         }
-        guard let restored = try? server.restarted(from: records, after: 1) else {
-            fatalError("the stretched snapshot does not restore")
-        }
-        restored.checksReplay = false
-        guard let client = try? restored.connect("flip"),
-            (try? client.request("RESUME \(token)"))?.isOK("RESUME flip") == true
-        else { fatalError("cannot resume the seat") }
-        _ = client.readAvailable()
-        return (restored, client)
+        return (records, token)
     }
 }

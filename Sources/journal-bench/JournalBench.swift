@@ -35,6 +35,11 @@ enum JournalBench {
                     histories: histories.isEmpty ? [10_000, 160_000] : histories, choices: choices)
                 return
             }
+            if flag == "--matchismo-journal" {
+                let count = rest.popFirst().flatMap { Int($0) } ?? 10_000
+                ChooseBench.writeJournal(choices: count, to: rest.popFirst() ?? "matchismo-state")
+                return
+            }
             if flag == "--pbkdf2-check" {
                 if !KeyHashBench.checkLongVector() { exit(1) }
                 return
