@@ -119,4 +119,27 @@ import Testing
         let restarted = try server.restarted()
         #expect(try kept(in: restarted, room: "fun") == log)
     }
+
+    @Test func aSnapshotFromBeforeTheBoundsRestoresWithinThem() throws {
+        let server = server()
+        let (ann, _) = try server.player("ann", room: "cards", options: "matchismo")
+        for _ in 0..<2 { #expect(try ann.request("CHOOSE a").isOK("CHOOSE")) }
+        // A setd before the bounds kept every choice and event: 200 of each.
+        let records = server.core.snapshotRecords().map { record -> JournalRecord in
+            guard case .snapshot(var room) = record, case .matchismo(var state) = room.game else {
+                return record
+            }
+            state.history = Array(repeatElement(state.history, count: 100).joined())
+            room.game = .matchismo(state)
+            room.historyTimes = Array(repeatElement(room.historyTimes, count: 100).joined())
+            let chosen = room.night.recordEvents.filter { $0.type == "choose" }
+            room.night.recordEvents += Array(repeatElement(chosen, count: 99).joined())
+            return .snapshot(room)
+        }
+        let restarted = try server.restarted(from: records)
+        let log = try kept(in: restarted, room: "cards")
+        #expect(log.history == Self.limit.choices && log.forgotten == 190 && log.times == log.history)
+        // 1 join + 200 choices, 30 kept.
+        #expect(log.events == Self.limit.recordEvents && log.omitted == 201 - Self.limit.recordEvents)
+    }
 }

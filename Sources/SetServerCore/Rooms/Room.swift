@@ -608,6 +608,13 @@ extension Room {
         tally = night.tally
         recordEvents = night.recordEvents
         recordOmitted = night.recordOmitted
+        // A snapshot from a setd before the log's bounds may hold more: the room starts within them.
+        let limit = outbox.gameLogLimit.recordEvents
+        if recordEvents.count > limit {
+            recordOmitted += recordEvents.count - limit
+            recordEvents.removeLast(recordEvents.count - limit)
+        }
+        forgetOldChoices()
         dealtIn = night.dealtIn
         standings = night.standings
         rematchOffers = night.rematchOffers
