@@ -49,8 +49,9 @@ public struct GameView: Sendable {
     public var found: [[Card]] = []
     /// In puzzle, how many claims the board holds, found or not (`FOUND`).
     public var foundTotal = 0
-    /// A timed or practice game's play time in milliseconds when the last `CLOCK` line came, and whether
-    /// it was running; `nil` before any.
+    /// A timed or practice game's last `CLOCK` line: while running, the milliseconds paused so far;
+    /// while paused, the play time at the pause (``playMilliseconds(atUnixMilliseconds:)`` reads it);
+    /// `nil` before any.
     public var clock: (milliseconds: Int, isRunning: Bool)?
     /// Seated players in join order.
     public var players: [Player] = []

@@ -37,7 +37,8 @@ public struct CLIOptions: Equatable, Sendable {
     /// The usage text.
     public static let usage = """
         usage: set-cli [--host H] [--port N] [--name NAME] [--room ROOM] [--game set|matchismo]
-                       [--option K=V ...] [--watch] [--no-color] [--plain] [--bell] [--find] [--version]
+                       [--option K=V ...] [--sets N] [--minutes M] [--practice] [--watch]
+                       [--no-color] [--plain] [--bell] [--find] [--version]
                set-cli --replay GAME-ID [--host H] [--port N] [--plain]
 
         Plays SET (or Matchismo) on a setd server from a terminal.
@@ -48,6 +49,9 @@ public struct CLIOptions: Equatable, Sendable {
           --game G        the game of a new room: set or matchismo
           --option K=V    an option of a new room, e.g. mode=ultra, penalty=0, n=3, or
                           password=SECRET for a private room (repeatable)
+          --sets N        a new room's games end when a player has N sets (first to N)
+          --minutes M     a new room's games end after M minutes of play (most sets wins)
+          --practice      a new room plays practice games: unrated, free hints, /pause allowed
           --watch         follow the room as a spectator instead of playing (/join plays)
           --no-color      no colours: colour is written as a letter (also when NO_COLOR is set)
           --plain         one line per update instead of the full screen (the default when
@@ -121,6 +125,15 @@ public struct CLIOptions: Equatable, Sendable {
                     throw CLIError("--option: '\(text)' is not K=V")
                 }
                 options.options.append(text)
+            case "--sets", "--minutes":
+                // Timed games (protocol.md, JOIN's `sets=` and `minutes=`): the server checks the range.
+                let text = try value()
+                guard let n = Int(text), n > 0 else {
+                    throw CLIError("\(flag): '\(TextRules.sanitized(text))' is not a whole number above 0")
+                }
+                options.options.append("\(flag.dropFirst(2))=\(n)")
+            case "--practice":
+                options.options.append("practice=on")
             case "--no-color", "--no-colour":
                 options.isColour = false
             case "--plain":

@@ -178,6 +178,7 @@ public struct ClientSession: Sendable {
 
     private mutating func handleEvent(_ line: ServerLine) -> [Output] {
         let oldRevision = view.revision
+        let wasPaused = view.clock.map { !$0.isRunning }
         view.apply(line)
         if view.revision != oldRevision { hint = nil }
         let news = night.apply(line)
@@ -193,6 +194,13 @@ public struct ClientSession: Sendable {
             return [.event(.chose(name: who, points: points, text: text))]
         case .chat(let who, let text): return [.event(.chat(name: who, text: text))]
         case .joined(let who): return who == name ? [] : [.event(.joined(who))]
+        case .clock(_, let isRunning):
+            // A pause or its end (a snapshot of a running game says nothing new).
+            if !isRunning, wasPaused != true {
+                return [.event(.info("the game is paused: its clock stands (/unpause goes on)"))]
+            }
+            if isRunning, wasPaused == true { return [.event(.info("the game goes on"))] }
+            return []
         case .left(let who): return [.event(.left(who))]
         case .newGame(let who):
             hint = nil
@@ -339,6 +347,10 @@ public struct ClientSession: Sendable {
             return [.status(Status(.success, "you are ready (\(words[0]) of \(words[1]) seated players)"))]
         case "START":
             return [.status(Status(.success, "starting the game"))]
+        case "PAUSE":
+            return [.status(Status(.success, "you paused the game: its clock stands (/unpause goes on)"))]
+        case "UNPAUSE":
+            return [.status(Status(.success, "the game goes on"))]
         case "QUIT":
             // QUIT frees the seat at once: a kept token would only be refused next time.
             return [.keepToken(nil), .finished]
@@ -453,6 +465,8 @@ public struct ClientSession: Sendable {
         case .ready: return send(.ready)
         case .unready: return send(.unready)
         case .start: return send(.start)
+        case .pause: return send(.pause)
+        case .unpause: return send(.unpause)
         case .lock: return send(.lock)
         case .unlock: return send(.unlock)
         case .kick(let who, let reason): return send(.kick(name: who, reason: reason))

@@ -20,6 +20,12 @@ public enum PlainFormatter {
             return cards.isEmpty ? "chain: any set goes" : "chain: reuse one of " + CardArtText.codes(cards)
         case .turn(let name):
             return name == "-" ? "turn: nobody" : "turn: \(TextRules.sanitized(name))"
+        case .clock(let ms, let isRunning):
+            // A timed or practice game's clock (protocol.md, `CLOCK`): paused, ms is the play time so far.
+            if !isRunning { return "clock: paused at \(GameNight.clock(milliseconds: ms)) of play" }
+            let limit = view.minutesOfPlay.map { ", \($0) minute\($0 == 1 ? "" : "s") of play in all" } ?? ""
+            let target = view.setsToWin.map { ", first to \($0) set\($0 == 1 ? "" : "s")" } ?? ""
+            return "clock: running\(limit)\(target)"
         case .player(let name, let score, let isOnline):
             return "score: \(TextRules.sanitized(name)) \(score)\(isOnline ? "" : " (away)")"
         default:

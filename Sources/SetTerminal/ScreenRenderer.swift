@@ -173,6 +173,19 @@ public struct ScreenRenderer: Sendable {
                 StyledText("   Look at the board when it comes!", .dim),
             ]
         }
+        if view.isPaused, view.status == .playing, !view.board.isEmpty {
+            // A paused practice game hides its cards: a pause is no free look at the board.
+            return [
+                StyledText(),
+                StyledText("   Paused", TextStyle(colour: .yellow, isBold: true)),
+                StyledText(),
+                StyledText("   The clock stands and"),
+                StyledText("   the cards are hidden."),
+                StyledText(),
+                StyledText(
+                    ui.isWatching ? "   A player can /unpause." : "   /unpause goes on.", .bold),
+            ]
+        }
         guard night.isWaiting else { return nil }
         let seated = night.seated ?? view.players.count
         var lines = [
@@ -209,7 +222,8 @@ public struct ScreenRenderer: Sendable {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
         var lines = [
-            StyledText("Game over — score sheet", TextStyle(colour: .yellow, isBold: true)), StyledText(),
+            StyledText("Game over\(timedEnd) — score sheet", TextStyle(colour: .yellow, isBold: true)),
+            StyledText(),
         ]
         let heading =
             "   Player           " + cell("Score", 6) + cell("Sets", 6) + cell("Wrong", 7) + cell("Late", 7)
@@ -276,6 +290,7 @@ public struct ScreenRenderer: Sendable {
                 left.append(" · \(TextRules.sanitized(n)) cards a match")
             } else {
                 left.append(" · " + TextRules.sanitized(view.options["mode"] ?? "normal"))
+                if view.isPractice { left.append(" · practice") }
             }
             if view.status == .over { left.append(" · game over", TextStyle(colour: .yellow, isBold: true)) }
             if night.isWaiting { left.append(" · waiting", TextStyle(colour: .yellow, isBold: true)) }
@@ -348,6 +363,7 @@ public struct ScreenRenderer: Sendable {
         deck.append("  board #\(view.revision)", .dim)
         facts.append(deck)
         if let clock = ui.clock { facts.append(StyledText("Time \(clock)")) }
+        facts += timingFacts
         if isMatchismo {
             if let turn = view.turn {
                 facts.append(
@@ -380,7 +396,8 @@ public struct ScreenRenderer: Sendable {
         }
         if let proposal = view.proposal {
             // What a new game would be, who is for it, and that a bare /new agrees.
-            let what = proposal.options.filter { $0.0 == "mode" || $0.0 == "n" || $0.0 == "private" }
+            let shown: Set<String> = ["mode", "n", "private", "sets", "minutes", "practice"]
+            let what = proposal.options.filter { shown.contains($0.0) }
                 .map { "\($0)=\($1)" }.joined(separator: " ")
             facts.append(
                 StyledText("Vote: new game", TextStyle(colour: .yellow, isBold: true))
@@ -411,6 +428,30 @@ public struct ScreenRenderer: Sendable {
         return Array(lines.prefix(height)).map { $0.truncated(to: width) }
     }
 
+    /// How a timed game ended before its deck did (protocol.md, timed games): a player reached the target
+    /// (the score sheet's sets say so), else time was called; "" for a game played out.
+    private var timedEnd: String {
+        guard view.deckCount > 0 else { return "" }
+        if let n = view.setsToWin, night.sheet.contains(where: { $0.sets >= n }) {
+            return ": first to \(n) set\(n == 1 ? "" : "s")"
+        }
+        return view.minutesOfPlay != nil ? ": time is up" : ""
+    }
+
+    /// A timed or practice game's facts (protocol.md's room options): the target, practice, a pause.
+    private var timingFacts: [StyledText] {
+        guard !isMatchismo else { return [] }
+        var facts: [StyledText] = []
+        if let n = view.setsToWin { facts.append(StyledText("First to \(n) set\(n == 1 ? "" : "s")", .bold)) }
+        if view.isPractice { facts.append(StyledText("Practice: unrated", .dim)) }
+        if view.isPaused, view.status == .playing {
+            facts.append(StyledText("Paused · /unpause", TextStyle(colour: .yellow, isBold: true)))
+        } else if view.isPractice, view.status == .playing, !ui.isWatching {
+            facts.append(StyledText("/pause stops the clock", .dim))
+        }
+        return facts
+    }
+
     /// The scoreboard in one run of text, for terminals too narrow for the sidebar.
     private func summaryText() -> StyledText {
         var text = StyledText()
@@ -426,6 +467,10 @@ public struct ScreenRenderer: Sendable {
         }
         text.append("deck \(view.deckCount) · #\(view.revision)", .dim)
         if let clock = ui.clock { text.append(" · \(clock)", .dim) }
+        if let n = view.setsToWin { text.append(" · first to \(n)") }
+        if view.isPaused, view.status == .playing {
+            text.append(" · paused", TextStyle(colour: .yellow, isBold: true))
+        }
         if !view.chain.isEmpty {
             text.append(" · chain ")
             for (i, card) in view.chain.enumerated() { text.append(" \(i + 1):" + card.code) }

@@ -545,7 +545,10 @@ public final class TerminalClient: @unchecked Sendable {
             let elapsed =
                 view.startedAt.map { Self.wallMilliseconds() - $0 }
                 ?? Int((now - (gameStartedAt ?? now)) * 1000)
-            ui.clock = GameNight.clock(milliseconds: elapsed)
+            // A timed or practice game's clock leaves its pauses out (`CLOCK`), and counts down to a limit.
+            ui.clock =
+                view.clockText(atUnixMilliseconds: Self.wallMilliseconds())
+                ?? GameNight.clock(milliseconds: elapsed)
         } else {
             gameStartedAt = nil
             ui.clock = view.status == .over ? night.duration.map { GameNight.clock(milliseconds: $0) } : nil

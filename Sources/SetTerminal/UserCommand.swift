@@ -16,6 +16,10 @@ public enum UserCommand: Equatable, Sendable {
     case unready
     /// `/start`: the host starts a waiting room's game now.
     case start
+    /// `/pause`: stops a practice game and its clock (protocol.md, `PAUSE`).
+    case pause
+    /// `/unpause`: lets a paused practice game go on.
+    case unpause
     /// `/new [<option>=<value> ...]`.
     case new([String])
     /// `/history [<room>]`.
@@ -99,6 +103,9 @@ public enum UserCommand: Equatable, Sendable {
         "/hint             one card of a set on the board",
         "/ready, /unready  ready to play (the game starts when everyone is), or not after all",
         "/new [mode] [opt=value]  a new game (/new 4set); while a vote runs, /new alone agrees",
+        "  timed: /new sets=5 (first to 5 sets), /new minutes=3 (most sets in 3 min), =off ends it",
+        "  practice: /new practice (unrated, free hints, /pause allowed); practice=off ends it",
+        "/pause, /unpause  practice games: stop the game and its clock, or go on",
         "/rematch          after a game: play again, same players (starts when everyone agrees)",
         "/standings [csv]  the night's standings: points 3/2/1 by place, wins, sets, best time",
         "/history [room]   everything taken this game and the games before, scrollable",
@@ -167,9 +174,10 @@ public enum UserCommand: Equatable, Sendable {
     }
 
     /// A bare mode name typed after `/new` or `/join <room>` (`4set`) as the option it stands for
-    /// (`mode=4set`); any other word as typed.
+    /// (`mode=4set`), and `practice` as `practice=on`; any other word as typed.
     static func modeOption(_ word: String) -> String {
-        SetMode(rawValue: word.lowercased()).map { "mode=" + $0.rawValue } ?? word
+        if word.lowercased() == "practice" { return "practice=on" }
+        return SetMode(rawValue: word.lowercased()).map { "mode=" + $0.rawValue } ?? word
     }
 
     private static func words(_ text: String) -> [String] {
@@ -244,6 +252,8 @@ public enum UserCommand: Equatable, Sendable {
             }
             return .success(.watch(room: room, password: password))
         case "/start": return noArgs(.start)
+        case "/pause": return noArgs(.pause)
+        case "/unpause", "/continue": return noArgs(.unpause)
         case "/new": return .success(.new(args.map(modeOption)))
         case "/history":
             guard args.count <= 1 else { return .failure(InputError("usage: /history [room]")) }

@@ -14,7 +14,8 @@ import SetTestSupport
 ///     modes-sim --largest-claim-free set,ultra,ghost,4setjr,4set
 ///
 /// `--by-round normal,...` adds, for those modes, how often a board of the dealt size has no claim by
-/// round of play (the number of claims made before it), as Warne tabulates it for normal SET.
+/// round of play (the number of claims made before it), as Warne tabulates it for normal SET, and how
+/// often three cards more (15 in normal SET) hold no claim either: on a first deal, and in play.
 /// Games are played by claiming one of the possible claims chosen uniformly at random (always taking the
 /// first one found biases the boards left, as Warne points out). Exits with status 1 if a promise fails.
 enum ModesSimulation {
@@ -38,6 +39,13 @@ enum ModesSimulation {
         /// By round (the number of claims made before): boards of the dealt size met, and those without a
         /// claim. Round 0 is the first deal.
         var byRound: [(boards: Int, withoutClaim: Int)] = []
+        /// First deals whose dealt size and three more held no claim (a board past the dealt size + 3): the
+        /// first cards of a shuffled deck are random cards, so this is how often that many hold none.
+        var dealsWithoutClaimThreeMore = 0
+        /// In play, boards of the dealt size + 3 (dealt because the refilled board held no claim, with
+        /// cards left to deal three more), and those that held none either: Warne's "15 cards in a game".
+        var roundsThreeMore = 0
+        var roundsThreeMoreWithoutClaim = 0
 
         mutating func noteRound(_ round: Int, withoutClaim: Bool) {
             while byRound.count <= round { byRound.append((0, 0)) }
@@ -107,11 +115,24 @@ enum ModesSimulation {
             "| \(mode.rawValue): round (claims made before) | boards | without a claim | odds against none |",
             "|---|---|---|---|",
         ]
+        func odds(_ part: Int, _ whole: Int) -> String {
+            guard whole > 0 else { return "–" }
+            let share = Double(part) / Double(whole)
+            return format(100 * share, 2) + " % (" + (part > 0 ? format((1 - share) / share, 1) + ":1" : "–")
+                + ")"
+        }
         for (round, counts) in f.byRound.enumerated() where counts.boards >= 1_000 {
             let share = Double(counts.withoutClaim) / Double(counts.boards)
             let odds = counts.withoutClaim > 0 ? format((1 - share) / share, 1) + ":1" : "–"
             lines.append("| \(round) | \(counts.boards) | \(format(100 * share, 2)) % | \(odds) |")
         }
+        let more = mode.boardSize + 3
+        lines.append("")
+        lines.append(
+            "\(mode.rawValue): \(more) cards of a first deal without a claim: \(f.dealsWithoutClaimThreeMore) of"
+                + " \(f.deals), \(odds(f.dealsWithoutClaimThreeMore, f.deals)); \(more)-card boards in play without"
+                + " a claim: \(f.roundsThreeMoreWithoutClaim) of \(f.roundsThreeMore),"
+                + " \(odds(f.roundsThreeMoreWithoutClaim, f.roundsThreeMore))")
         return lines.joined(separator: "\n")
     }
 
@@ -142,6 +163,7 @@ enum ModesSimulation {
             let game = SetGame(options: SetGame.Options(mode: mode), seed: seed &+ 0x5E7_0000_0000)
             figures.deals += 1
             if game.board.count > mode.boardSize { figures.dealsWithoutClaim += 1 }
+            if game.board.count > mode.boardSize + 3 { figures.dealsWithoutClaimThreeMore += 1 }
             let claims = game.possibleClaims.count
             figures.claimsInFirstDeals += claims
             if claims == 0 { figures.failures.append("seed \(seed): a first deal without a claim") }
@@ -217,6 +239,11 @@ enum ModesSimulation {
         let refilled = before.options.mode.isPuzzle ? min(dealt, before.deckCount) : left + refill
         guard refilled == dealt, before.deckCount > refill else { return }
         let withoutClaim = changes > 1
+        // Three more were dealt; with three more still in the deck, one more revision says they held none.
+        if withoutClaim, before.deckCount - refill >= 6, !before.options.mode.isPuzzle {
+            figures.roundsThreeMore += 1
+            if changes > 2 { figures.roundsThreeMoreWithoutClaim += 1 }
+        }
         figures.rounds += 1
         if withoutClaim { figures.roundsWithoutClaim += 1 }
         figures.noteRound(round, withoutClaim: withoutClaim)

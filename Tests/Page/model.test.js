@@ -185,3 +185,61 @@ test("a STANDINGS reply's lines are its data, a REMATCH line an event", () => {
     'reply standings OK STANDINGS 2 data ["STANDINGS 1","STANDING 1 ann points=3 wins=1 games=1 sets=3 best=900"]',
   ]);
 });
+
+test("a timed practice game's clock: CLOCK with STARTED, running then paused, and a new game drops it", () => {
+  const room = model.newRoom();
+  for (const line of ["ROOM t set 1 playing", "OPTIONS mode=normal penalty=1 hints=on practice=on sets=5 minutes=3",
+    "BOARD 1 a:1RFS", "CLOCK 0 running", "STARTED 1000000"]) model.applyLine(room, line, true);
+  // Running: play time is now − STARTED − the time paused so far.
+  assert.deepEqual(model.playClock(room, 1000000 + 65000), { playMs: 65000, leftMs: 115000, paused: false });
+  assert.equal(model.clockLabel(room, 1000000 + 65000), "1:55 left · first to 5 sets");
+  // Paused at 70 s of play: the clock stands however late it is read.
+  model.applyLine(room, "CLOCK 70000 paused");
+  assert.deepEqual(model.playClock(room, 9999999), { playMs: 70000, leftMs: 110000, paused: true });
+  assert.equal(model.clockLabel(room, 9999999), "1:50 left · paused · first to 5 sets");
+  // Going on after a 30 s pause: those 30 s are left out.
+  model.applyLine(room, "CLOCK 30000 running");
+  assert.equal(model.playClock(room, 1000000 + 110000).playMs, 80000);
+  // Past the limit the clock shows 0:00 left, never less (the server calls time at its tick).
+  assert.equal(model.clockLabel(room, 1000000 + 400000), "0:00 left · first to 5 sets");
+  model.applyLine(room, "NEWGAME ann");
+  assert.equal(room.clock, null);
+  assert.equal(model.playClock(room, 0), null);
+  assert.equal(model.applyLine(room, "CLOCK 5"), false, "a broken CLOCK line changes nothing");
+});
+
+test("practice without a limit counts play time up; a game with neither shows nothing", () => {
+  const room = model.newRoom();
+  model.applyLine(room, "OPTIONS mode=normal penalty=1 hints=on practice=on");
+  model.applyLine(room, "CLOCK 2000 running");
+  assert.equal(model.playClock(room, 5000), null, "no STARTED yet: no clock to show");
+  model.applyLine(room, "STARTED 1000");
+  assert.equal(model.clockLabel(room, 1000 + 2000 + 187000), "3:07");
+  const plain = model.newRoom();
+  model.applyLine(plain, "OPTIONS mode=normal penalty=1 hints=on");
+  assert.equal(model.clockLabel(plain, 5000), "");
+});
+
+test("timings: the room's, in words, and the NEW options that reach the chosen game", () => {
+  assert.equal(model.timingOf({ mode: "normal" }), "");
+  assert.equal(model.timingOf({ sets: "5" }), "sets=5");
+  assert.equal(model.timingOf({ sets: "5", minutes: "3" }), "sets=5 minutes=3");
+  assert.ok(model.TIMINGS.every((t) => t.key === "" || model.describeTiming(t.key)), "every choice has words");
+  assert.equal(model.describeTiming("sets=1 minutes=1"), "first to 1 set or most sets in 1 minute");
+  const plain = { mode: "normal", penalty: "1", hints: "on" };
+  assert.deepEqual(model.newGameOptions(plain, { mode: "normal", timing: "", practice: false }), [],
+    "nothing changed: a bare NEW, which agrees with a standing proposal");
+  assert.deepEqual(model.newGameOptions(plain, { mode: "4set", timing: "minutes=3", practice: true }),
+    ["mode=4set", "minutes=3", "practice=on"]);
+  const timed = { mode: "normal", practice: "on", sets: "5" };
+  assert.deepEqual(model.newGameOptions(timed, { mode: "normal", timing: "minutes=5", practice: false }),
+    ["sets=off", "minutes=5", "practice=off"]);
+  assert.deepEqual(model.newGameOptions(timed, { mode: "normal", timing: "sets=5", practice: true }), []);
+});
+
+test("a proposal's timing and practice in words, and what it turns off", () => {
+  assert.equal(model.describeProposal({ options: { mode: "normal", practice: "on", minutes: "3" } }, { mode: "normal" }),
+    "practice, 3 minutes");
+  assert.equal(model.describeProposal({ options: { mode: "normal" } }, { mode: "normal", practice: "on", sets: "5" }),
+    "rated, no set target");
+});

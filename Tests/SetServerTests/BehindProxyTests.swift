@@ -235,11 +235,17 @@ final class Rig {
 
     var publicURL: String { "https://127.0.0.1:\(pagePort)" }
 
-    /// A port nothing listens on now (the kernel's pick for port 0).
+    /// A port nothing listens on now, for a proxy to bind later. Picked below the kernel's ephemeral range
+    /// (32768 and up here): a port the kernel picked for port 0 was once taken, before the proxy bound it,
+    /// by another test's listener, which the check below then found in the proxy's place.
     static func freePort() throws -> UInt16 {
-        let socket = try Socket.listen(host: "127.0.0.1", port: 0)
-        defer { socket.close() }
-        return socket.localPort
+        for _ in 0..<200 {
+            let port = UInt16.random(in: 20_000..<32_000)
+            guard let socket = try? Socket.listen(host: "127.0.0.1", port: port) else { continue }
+            socket.close()
+            return port
+        }
+        throw ClientError(description: "no free port between 20000 and 32000")
     }
 
     static func write(_ path: String, _ bytes: [UInt8]) throws {

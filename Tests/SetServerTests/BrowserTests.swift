@@ -64,6 +64,15 @@ import Testing
             ])
     }
 
+    /// `Tests/Browser/timed_in_browser.py`: a timed practice game made from the lobby (first to 3 sets,
+    /// practice), its clock and target, Pause (the cards hidden, the clock standing, `CLOCK … paused` to
+    /// everyone) and Resume, the game over at the third set, then a rated 1-minute game chosen beside New
+    /// game whose clock counts down with no Pause.
+    @Test func thePagePlaysATimedPracticeGameAndPausesIt() throws {
+        try runBrowserScript(
+            "timed_in_browser.py", screenshots: ["page-timed.png", "page-paused.png", "page-minutes.png"])
+    }
+
     /// `Tests/Browser/replay_in_browser.py`: a whole game played by socket players, then the replay
     /// viewer (issue 25) linked from the watcher's Game over dialog, its boards checked against the
     /// record rebuilt by the rules at the deal, a set, a step opened by link, the timeline, a step back

@@ -101,7 +101,7 @@ function newRoom() {
     name: null, game: "set", status: "playing", options: {}, rev: 0, board: [], deck: 0, chain: [], found: null,
     turn: null, host: null, players: new Map(), ready: new Set(), readyCount: null, countdown: null,
     started: null, proposal: null, locked: false, over: null, sheet: [], duration: null, fresh: new Set(),
-    standings: { games: 0, rows: [] }, rematch: null,
+    standings: { games: 0, rows: [] }, rematch: null, clock: null,
   };
 }
 
@@ -157,6 +157,11 @@ function applyLine(room, line, inSnapshot) {
         sets: w.slice(3).map((set) => set.split(",")) };
       return true;
     case "TURN": room.turn = w[1] === "-" ? null : w[1]; return true;
+    // A timed or practice game's play clock (protocol.md, "Snapshot lines"): read with `playClock`.
+    case "CLOCK":
+      if (w.length < 3) return false;
+      room.clock = { ms: parseInt(w[1], 10) || 0, running: w[2] !== "paused" };
+      return true;
     case "HOST": room.host = w[1]; return true;
     case "PLAYER":
       room.players.set(w[1], { score: parseInt(w[2], 10) || 0, online: w[3] !== "away" });
@@ -173,7 +178,7 @@ function applyLine(room, line, inSnapshot) {
     case "UNLOCKED": room.locked = false; return true;
     case "NEWGAME":
       for (const p of room.players.values()) p.score = 0;
-      room.chain = []; room.found = null; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
+      room.chain = []; room.found = null; room.clock = null; room.proposal = null; room.started = null; room.over = null; room.sheet = [];
       room.duration = null; room.ready = new Set(); room.readyCount = null; room.countdown = null;
       room.rematch = null;  // the night's standings stay: they outlive games
       return true;
@@ -231,8 +236,15 @@ function describeProposal(proposal, current) {
     else if (key === "private") words.push("a private room");
     else if (key === "start") words.push(value === "ready" ? "start when everyone is ready" : "start at once");
     else if (key === "n") words.push(value + " cards a match");
+    else if (key === "sets") words.push(value === "off" ? "no set target" : "first to " + value + " sets");
+    else if (key === "minutes") words.push(value === "off" ? "no time limit" : value + " minutes");
+    else if (key === "practice") words.push(value === "on" ? "practice" : "rated");
     else words.push(key + "=" + value);
   }
+  // OPTIONS and VOTE list practice and timing only when they are on: a proposal without them turns them off.
+  if (current.practice === "on" && proposal.options.practice === undefined) words.push("rated");
+  if (current.sets !== undefined && proposal.options.sets === undefined) words.push("no set target");
+  if (current.minutes !== undefined && proposal.options.minutes === undefined) words.push("no time limit");
   return words.length ? words.join(", ") : "the same game again";
 }
 
@@ -381,10 +393,98 @@ function formatClock(ms) {
   return Math.floor(seconds / 60) + ":" + (s < 10 ? "0" : "") + s;
 }
 
+// ---- timed and practice games ----
+
+/**
+ * How a game may end, as the lobby and the New game choice offer it: `key` is the room options' words
+ * (protocol.md: `sets=N` first to N sets, `minutes=M` most sets in M minutes), "" the whole deck.
+ */
+const TIMINGS = [
+  { key: "", label: "Play the whole deck" },
+  { key: "sets=3", label: "First to 3 sets" },
+  { key: "sets=5", label: "First to 5 sets" },
+  { key: "sets=10", label: "First to 10 sets" },
+  { key: "minutes=1", label: "Most sets in 1 minute" },
+  { key: "minutes=3", label: "Most sets in 3 minutes" },
+  { key: "minutes=5", label: "Most sets in 5 minutes" },
+  { key: "minutes=10", label: "Most sets in 10 minutes" },
+];
+
+/** A room's timing as a TIMINGS key: "sets=5", "minutes=3", "sets=5 minutes=3" (both, made by nc), or "". */
+function timingOf(options) {
+  const words = [];
+  if (options.sets !== undefined && options.sets !== "off") words.push("sets=" + options.sets);
+  if (options.minutes !== undefined && options.minutes !== "off") words.push("minutes=" + options.minutes);
+  return words.join(" ");
+}
+
+/** A timing key in words: "first to 5 sets", "most sets in 3 minutes", both joined by "or", or "". */
+function describeTiming(key) {
+  const o = pairsOf(wordsOf(key || ""));
+  const words = [];
+  if (o.sets) words.push("first to " + o.sets + (o.sets === "1" ? " set" : " sets"));
+  if (o.minutes) words.push("most sets in " + o.minutes + (o.minutes === "1" ? " minute" : " minutes"));
+  return words.join(" or ");
+}
+
+/**
+ * The options a `NEW` names so the next game has `mode`, the timing `timing` (a TIMINGS key) and
+ * practice on or off, given the room's `current` options: only what differs, so a NEW that changes
+ * nothing stays a bare NEW (which agrees with a standing proposal). A timing turned off is `sets=off`
+ * or `minutes=off`, as protocol.md's options take it.
+ */
+function newGameOptions(current, { mode, timing, practice }) {
+  const out = [];
+  if (mode !== undefined && mode !== (current.mode || "normal")) out.push("mode=" + mode);
+  if (timing !== undefined) {
+    const now = pairsOf(wordsOf(timingOf(current)));
+    const next = pairsOf(wordsOf(timing));
+    for (const key of ["sets", "minutes"]) {
+      if ((now[key] || "off") !== (next[key] || "off")) out.push(key + "=" + (next[key] || "off"));
+    }
+  }
+  if (practice !== undefined && practice !== (current.practice === "on")) out.push("practice=" + (practice ? "on" : "off"));
+  return out;
+}
+
+/**
+ * The play clock of a timed or practice game at Unix time `nowMs`, from its `CLOCK` and `STARTED` lines
+ * (protocol.md: while running, CLOCK's ms is the time paused so far; while paused, the play time at the
+ * pause): `{ playMs, leftMs, paused }`, `leftMs` null without a time limit; null when the room has no
+ * CLOCK (or, running, no STARTED yet).
+ */
+function playClock(room, nowMs) {
+  if (!room.clock) return null;
+  let playMs;
+  if (!room.clock.running) playMs = room.clock.ms;
+  else if (room.started) playMs = Math.max(0, nowMs - room.started - room.clock.ms);
+  else return null;
+  const minutes = parseInt(room.options.minutes, 10);
+  const leftMs = minutes > 0 ? Math.max(0, minutes * 60000 - playMs) : null;
+  return { playMs, leftMs, paused: !room.clock.running };
+}
+
+/**
+ * What the page shows of a timed or practice game beside the deck: the clock ("4:12 left", or the play
+ * time "3:07" without a limit), "paused", and the target ("first to 5 sets"); "" for a game with none.
+ */
+function clockLabel(room, nowMs) {
+  const parts = [];
+  const clock = playClock(room, nowMs);
+  if (clock) {
+    parts.push(clock.leftMs !== null ? formatClock(clock.leftMs) + " left" : formatClock(clock.playMs));
+    if (clock.paused) parts.push("paused");
+  }
+  const sets = room.options.sets;
+  if (sets !== undefined && sets !== "off") parts.push(describeTiming("sets=" + sets));
+  return parts.join(" · ");
+}
+
 if (typeof module === "object" && module.exports) {
   module.exports = {
     firstWord, wordsOf, isName, makeReplyTracker, newRoom, applyLine, parseProposal, pairsOf, proposalVoters,
     describeProposal, parseSetCard, describeSetCard, explainSet, findSets, exampleSet, formatSeconds,
     formatClock, WORDS, isFaceDown, cardsPerClaim, isThreeCardSet, SET_MODES, boardPlaces, chainReuse,
+    TIMINGS, timingOf, describeTiming, newGameOptions, playClock, clockLabel,
   };
 }

@@ -130,7 +130,8 @@ function renderAll() {
 
 function renderTitle() {
   const mode = isSet() ? (room.options.mode && room.options.mode !== "normal" ? " " + room.options.mode : "") : "";
-  $("title").textContent = (room.name || "") + " · " + (isSet() ? "SET" : "Matchismo") + mode +
+  const practice = isSet() && room.options.practice === "on" ? " · practice" : "";
+  $("title").textContent = (room.name || "") + " · " + (isSet() ? "SET" : "Matchismo") + mode + practice +
     (room.role === "spectator" ? " · watching" : "") + (room.locked ? " · locked" : "");
 }
 
@@ -241,7 +242,8 @@ function renderScores() {
 }
 
 function clockText() {
-  if (room.status !== "playing" || !room.started) return "";
+  // A timed or practice game's clock is the strip's (renderClock): it leaves pauses out.
+  if (room.status !== "playing" || !room.started || room.clock) return "";
   return formatClock(Date.now() - room.started);
 }
 
@@ -256,16 +258,72 @@ function renderControls() {
     if (clock) deck += (deck ? " · " : "") + clock;
   }
   $("deck").textContent = deck;
-  $("btn-hint").hidden = spectator || waiting || !isSet() || room.options.hints === "off" || room.status === "over";
+  const practice = isSet() && room.options.practice === "on";
+  const clock = playClock(room, Date.now());
+  $("btn-pause").hidden = spectator || room.status !== "playing" || !practice;
+  $("btn-pause").textContent = clock && clock.paused ? "Resume" : "Pause";
+  // Practice gives hints whatever the room's `hints` says (protocol.md).
+  $("btn-hint").hidden = spectator || waiting || !isSet() || (room.options.hints === "off" && !practice) || room.status === "over" ||
+    (clock !== null && clock.paused);
   $("btn-new").hidden = spectator || waiting;
   $("btn-new").textContent = room.status === "over" || room.players.size <= 1 ? "New game" : "Ask for a new game";
   $("new-mode").hidden = spectator || waiting || !isSet();
+  $("new-timing").hidden = $("new-mode").hidden;
+  $("new-practice-label").hidden = $("new-mode").hidden;
+  // The next game's timing and practice follow the room's too, whenever those change.
+  const timing = timingOf(room.options);
+  if (isSet() && $("new-timing").dataset.timing !== timing) {
+    fillTimings($("new-timing"), timing);
+    $("new-timing").dataset.timing = timing;
+  }
+  const practiceKey = practice ? "on" : "off";
+  if (isSet() && $("new-practice").dataset.practice !== practiceKey) {
+    $("new-practice").checked = practice;
+    $("new-practice").dataset.practice = practiceKey;
+  }
+  renderClock();
   // The choice follows the room's mode whenever that changes (another room, a new game of another mode).
   if (isSet() && $("new-mode").dataset.mode !== setMode()) {
     $("new-mode").value = setMode();
     $("new-mode").dataset.mode = setMode();
   }
   $("btn-sit").hidden = !spectator;
+}
+
+/** The choices of how a game ends, with `selected` chosen (a room made by nc may have one of its own). */
+function fillTimings(select, selected) {
+  const choices = TIMINGS.slice();
+  if (!choices.some((t) => t.key === selected)) {
+    const words = describeTiming(selected);
+    choices.push({ key: selected, label: words.charAt(0).toUpperCase() + words.slice(1) });
+  }
+  select.replaceChildren(...choices.map((t) => new Option(t.label, t.key)));
+  select.value = selected;
+}
+
+/** The clock of a timed or practice game at the strip's end, and a paused game's hidden board. */
+function renderClock() {
+  const label = room.status === "playing" ? clockLabel(room, Date.now()) : "";
+  const clock = playClock(room, Date.now());
+  const paused = room.status === "playing" && clock !== null && clock.paused;
+  $("clock").hidden = !label;
+  $("clock").textContent = label;
+  $("clock").classList.toggle("paused", paused);
+  $("clock").classList.toggle("low", !paused && clock !== null && clock.leftMs !== null && clock.leftMs <= 30000);
+  $("board").classList.toggle("paused", paused);
+  $("paused").hidden = !paused;
+  $("btn-resume").hidden = room.role !== "player";
+  if (paused) {
+    $("paused-text").textContent = "Paused at " + formatClock(clock.playMs) + " of play: the clock stands and the cards are hidden." +
+      (room.role === "player" ? "" : " A player resumes the game.");
+  }
+}
+
+/** `PAUSE` or `UNPAUSE` (practice games): the CLOCK event that follows shows it to everyone. */
+function setPaused(pausing) {
+  clearSelection();
+  renderBoard();
+  send(pausing ? "PAUSE" : "UNPAUSE", (reply) => { if (!reply.ok) toast(reply.text || reply.line); });
 }
 
 function renderWaiting() {
@@ -365,12 +423,18 @@ function onEvent(line) {
   const w = wordsOf(line);
   const word = w[0];
   const wasStatus = room.status;
+  const wasPaused = room.clock ? !room.clock.running : null;
   const hinted = room.hinted;
-  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "FOUND", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
+  if (["ROOM", "OPTIONS", "BOARD", "DECK", "CHAIN", "FOUND", "CLOCK", "TURN", "HOST", "PLAYER", "STARTED", "PROPOSAL"].includes(word)) {
     if (!applyLine(room, line, false)) return;
     if (word === "BOARD" || word === "CHAIN") keepSelectionOnBoard();
     if (word === "BOARD" && hinted !== null && room.fresh.has(hinted)) room.hinted = null;
+    // How to play's example ring names positions: once one of them holds another card, it rings no set.
+    if (word === "BOARD" && [...exampleCards].some((p) => room.fresh.has(p))) exampleCards = new Set();
     if (word === "ROOM" && wasStatus === "waiting" && room.status === "playing") closeOverlay("countdown");
+    // A pause or its end; the CLOCK that comes with the deal says nothing new.
+    if (word === "CLOCK" && !room.clock.running && wasPaused !== true) { log("new", "The game is paused."); clearSelection(); }
+    if (word === "CLOCK" && room.clock.running && wasPaused === true) { log("new", "The game goes on."); banner("The game goes on!", "good"); }
     if (word === "PLAYER") { renderScores(); renderStrip(); } else renderAll();
     return;
   }
@@ -468,7 +532,12 @@ function showOver() {
     return item;
   }));
   const best = room.over && room.over[0];
-  $("over-title").textContent = best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over";
+  // A timed game says how it ended: time called, or a player reached the target (protocol.md, timed games).
+  const clock = playClock(room, Date.now());
+  const sets = room.options.sets !== undefined && room.options.sets !== "off" ? room.options.sets : null;
+  const why = clock && clock.leftMs !== null && clock.leftMs <= 1000 ? "Time is up. "
+    : sets && room.deck > 0 ? describeTiming("sets=" + sets).replace(/^f/, "F") + ". " : "";
+  $("over-title").textContent = why + (best ? (best.name === session.me ? "You won!" : best.name + " wins") : "Game over");
   $("duration").textContent = "";
   $("over-replay").hidden = true;
   // The game just ended is the newest of the room's finished games: HISTORY names its record.
@@ -535,6 +604,8 @@ function onCardClick(b) {
   if (room.status === "waiting") return;
   if (room.role !== "player") { toast("You are watching. Sit down to play."); return; }
   if (room.status === "over") { toast("The game is over. Start a new one."); return; }
+  // A paused practice game's cards are hidden (a keyboard still reaches them): a claim would be STALE.
+  if (room.clock && !room.clock.running) { toast("The game is paused: Resume to go on."); return; }
   const pos = b.dataset.pos, code = b.dataset.card;
   if (!isSet()) { chooseMatchismo(pos); return; }
   if (selection.inFlight) return;
@@ -589,8 +660,12 @@ function askHint() {
 /** `NEW`: a new game now, or a vote; while a proposal stands a bare `NEW` agrees with it (protocol.md). */
 function newGame() {
   // The mode chosen beside the button, when it is not the room's: `NEW mode=…` (protocol.md).
-  const chosen = isSet() && !$("new-mode").hidden ? $("new-mode").value : setMode();
-  send(chosen !== setMode() ? "NEW mode=" + chosen : "NEW", (reply) => {
+  // The mode, timing and practice chosen beside the button, where they are not the room's:
+  // `NEW mode=… sets=… minutes=… practice=…` (protocol.md); a bare NEW agrees with a standing proposal.
+  const changes = isSet() && !$("new-mode").hidden
+    ? newGameOptions(room.options, { mode: $("new-mode").value, timing: $("new-timing").value, practice: $("new-practice").checked })
+    : [];
+  send(["NEW"].concat(changes).join(" "), (reply) => {
     if (!reply.ok) { toast(reply.text || reply.line); return; }
     if (reply.words[2] === "voted") toast("Your vote is in: " + (reply.words[3] || "") + ".");
   });
@@ -884,7 +959,20 @@ function showRules() {
     body.push(rulesParagraph("Tap the cards to claim a set" + (phone.matches ? "." : " — on a laptop you can also type the letters in their corners.") +
       " A set scores 1; a wrong claim costs " + (room.options.penalty === "0" ? "nothing" : "1") +
       "; a claim that comes after someone took those cards costs nothing. Hint shows one card of a set."));
-    body.push(rulesParagraph("The game ends when the deck is empty and no set is left. Colour letters (in the menu) write R, G, P or B on each card."));
+    // Timed and practice games (protocol.md): how this room's games end, and what practice allows.
+    const target = timingOf(room.options);
+    const sets = (target.match(/sets=(\d+)/) || [])[1];
+    const minutes = (target.match(/minutes=(\d+)/) || [])[1];
+    const ends = [];
+    if (sets) ends.push("as soon as a player has " + sets + (sets === "1" ? " set" : " sets"));
+    if (minutes) ends.push("after " + minutes + (minutes === "1" ? " minute" : " minutes") + " of play (pauses left out)");
+    body.push(rulesParagraph((ends.length
+      ? "This game ends " + ends.join(" or ") + ", or when the deck is empty and no set is left; the best score wins."
+      : "The game ends when the deck is empty and no set is left.") +
+      " Colour letters (in the menu) write R, G, P or B on each card."));
+    if (room.options.practice === "on") {
+      body.push(rulesParagraph("Practice: the game is unrated, Hint is always there, and Pause stops the game and its clock for everyone."));
+    }
     if (example.fromBoard) {
       exampleCards = new Set(example.positions);
       renderBoard();
@@ -1109,6 +1197,8 @@ $("chain-cards").addEventListener("click", (event) => {
 document.addEventListener("keydown", onKey);
 $("btn-hint").addEventListener("click", askHint);
 $("btn-new").addEventListener("click", newGame);
+$("btn-pause").addEventListener("click", () => setPaused($("btn-pause").textContent === "Pause"));
+$("btn-resume").addEventListener("click", () => setPaused(false));
 $("btn-again").addEventListener("click", () => { closeOverlay("over-dialog"); newGame(); });
 $("btn-rematch").addEventListener("click", rematch);
 $("btn-close-over").addEventListener("click", () => closeOverlay("over-dialog"));
@@ -1185,6 +1275,11 @@ function lobbyChoice(watching) {
   if (/\s/.test(password)) { toast("A password has no spaces."); return; }
   session.password = password || null;
   session.roomExtra = game === "matchismo" ? " matchismo" : game === "normal" ? "" : " mode=" + game;
+  // How it ends and practice are SET's room options (protocol.md, JOIN): `sets=N`, `minutes=M`, `practice=on`.
+  if (game !== "matchismo") {
+    const timing = $("timing-select").value;
+    session.roomExtra += (timing ? " " + timing : "") + ($("practice-input").checked ? " practice=on" : "");
+  }
   if (watching) watch(name); else join(name);
 }
 $("join-form").addEventListener("submit", (event) => { event.preventDefault(); lobbyChoice(false); });
@@ -1194,6 +1289,13 @@ setInterval(() => { if (!$("table").hidden && room.started) renderControls(); },
 
 document.body.classList.toggle("letters", storage.get("letters") === "1");
 for (const o of $("game-select").options) if (o.value !== "matchismo") $("new-mode").append(new Option(o.textContent, o.value));
+fillTimings($("timing-select"), "");
+// Matchismo has no timing or practice: the lobby offers them only for SET's modes.
+$("game-select").addEventListener("change", () => {
+  const matchismo = $("game-select").value === "matchismo";
+  $("timing-select").disabled = matchismo;
+  $("practice-input").disabled = matchismo;
+});
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") checkAlive(); });
 window.addEventListener("online", checkAlive);
 window.addEventListener("pageshow", (event) => { if (event.persisted) checkAlive(); });

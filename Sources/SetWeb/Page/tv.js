@@ -64,7 +64,10 @@ function renderBar() {
 
 function renderClock() {
   const running = tv.watching && room.status === "playing" && room.started;
-  $("tv-clock").textContent = running ? formatClock(Date.now() - room.started) : "";
+  // A timed or practice game shows the server's play clock (CLOCK: pauses left out), the time left and
+  // the target, as the page does; any other game the time since the deal.
+  const timed = running ? clockLabel(room, Date.now()) : "";
+  $("tv-clock").textContent = timed || (running ? formatClock(Date.now() - room.started) : "");
 }
 
 function cardElement(pos, code) {
