@@ -2,11 +2,13 @@
 # The fan-out benchmark of issue 15: setd against a plain C epoll server (scripts/bench/epoll-floor.c,
 # "the floor"), measured in the same run, back to back, case by case, so that both see the same machine.
 #
-#   scripts/fanout-bench.sh [--quick] [--repeat N] [--duration S] [--out FILE] [--no-perf]
+#   scripts/fanout-bench.sh [--quick] [--repeat N] [--duration S] [--out FILE] [--no-perf] [--only CASES]
 #
 # Cases: 1,000 bots in 100 rooms chatting at 2k, 5k and 10k lines a second in all (each line reaches the
 # 10 members of its room), and flat out: 100 bots in one room, one sender keeping 64 CHATs in flight
-# (setd with --rate-limit 0). Each line carries its send time, so set-bench measures send → every
+# (setd with --rate-limit 0), and all-senders (issue 28): 1,000 bots in 100 rooms, every one sending flat
+# out with 20 CHATs in flight, 20,000 lines in flight in all. --only paced,flat-out,all-senders picks
+# cases (default: all). Each line carries its send time, so set-bench measures send → every
 # receiver (p50, p99). Server CPU per delivery comes from /proc/<pid>/stat (utime + stime over the bench
 # run ÷ CHAT lines delivered); then, unless --no-perf, one shorter run per server of the 10k case under
 # `perf stat` counts system calls of each kind and context switches per delivered line.
@@ -21,6 +23,7 @@ OUT=/dev/stdout
 REPEAT=1
 DURATION=20
 PERF=1
+ONLY=paced,flat-out,all-senders
 while [[ $# -gt 0 ]]; do
     case $1 in
         --quick) DURATION=4 ;;
@@ -28,7 +31,8 @@ while [[ $# -gt 0 ]]; do
         --duration) DURATION=$2; shift ;;
         --out) OUT=$2; shift ;;
         --no-perf) PERF=0 ;;
-        *) echo "usage: scripts/fanout-bench.sh [--quick] [--repeat N] [--duration S] [--out FILE] [--no-perf]" >&2; exit 2 ;;
+        --only) ONLY=$2; shift ;;
+        *) echo "usage: scripts/fanout-bench.sh [--quick] [--repeat N] [--duration S] [--out FILE] [--no-perf] [--only CASES]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -161,14 +165,27 @@ paced() {  # RATE RUN
     done
 }
 
+wants() { [[ ",$ONLY," == *",$1,"* ]]; }
 for run in $(seq "$REPEAT"); do
     echo "run $run of $REPEAT" >&2
-    for rate in 2000 5000 10000; do paced "$rate" "$run"; done
-    for kind in setd floor; do
-        measure flat-out "$kind" "$run" -- --bots 100 --rooms 1 --chat-rate 10000000 --chat-senders 1 \
-            --chat-window 64 --duration "$DURATION"
-    done
+    if wants paced; then
+        for rate in 2000 5000 10000; do paced "$rate" "$run"; done
+    fi
+    if wants flat-out; then
+        for kind in setd floor; do
+            measure flat-out "$kind" "$run" -- --bots 100 --rooms 1 --chat-rate 10000000 --chat-senders 1 \
+                --chat-window 64 --duration "$DURATION"
+        done
+    fi
+    if wants all-senders; then
+        # Every bot sends as fast as its window lets it: 1,000 x 20 = 20,000 lines in flight.
+        for kind in setd floor; do
+            measure all-senders "$kind" "$run" -- --bots 1000 --rooms 100 --chat-rate 10000000 \
+                --chat-window 20 --duration "$DURATION"
+        done
+    fi
 done
+if ! wants paced; then PERF=0; fi
 if (( PERF )); then
     echo "syscall counts (10k lines/s under perf stat)" >&2
     for kind in setd floor; do
@@ -192,7 +209,7 @@ if [[ -n $(git -C "$ROOT" status --porcelain 2>/dev/null) ]]; then commit="$comm
     jq -r '
         def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
         def r(d): if . == null then "–" else (. * pow(10; d) | round) / pow(10; d) | tostring end;
-        map(select(.run > 0)) | group_by(.case) | sort_by(.[0].case | if . == "flat-out" then 99999999 else (ltrimstr("paced-") | tonumber) end)[] |
+        map(select(.run > 0)) | group_by(.case) | sort_by(.[0].case | if . == "flat-out" then 99999998 elif . == "all-senders" then 99999999 else (ltrimstr("paced-") | tonumber) end)[] |
         group_by(.kind) | sort_by(.[0].kind == "floor")[] |
         "| \(.[0].case) | \(.[0].kind) | \(map(.chat_deliveries_per_s) | median | r(0)) | \(map(.chat_ms.p50) | median | r(3)) | \(map(.chat_ms.p99) | median | r(3)) | \(map(.cpu_us_per_delivery) | median | r(2)) | \(map((.voluntary_switches + .nonvoluntary_switches) / .chat_deliveries) | median | r(4)) | \(map(.protocol_errors) | add) |"
     ' "$WORK/all.json"

@@ -17,7 +17,9 @@ import SetWeb
 /// Two orders are decided here once:
 /// - **A reply waits for its record.** Journal records come before the lines that acknowledge them, and
 ///   a list that has records ends with ``Action/commitJournal``: the lines after it are held until the
-///   shell says the records are written (``journalCommitted(_:at:)``).
+///   shell says the records are written (``journalCommitted(_:at:)``). One input commits once: every
+///   line or close that follows its first record waits for that one commit (a read of 20 commands is one
+///   journal write, not 20), while its records go to the journal ahead of it in their order.
 /// - **The drop order.** A connection dropped for not reading (its output passed the cap) is told to
 ///   the core after the effects being carried out, never in the middle of a broadcast: everyone sees the
 ///   event that overflowed it before they see the player go away.
@@ -40,8 +42,14 @@ public final class Engine {
     /// The actions of the call in progress, commit markers included.
     private var pending: [Action] = []
     /// Actions made after a commit, waiting for its result; each `.commitJournal` in it starts the next
-    /// batch to hand out.
+    /// batch to hand out. Batches leave from `heldStart` on, and the array is emptied once all have: one
+    /// read of many commands holds a batch per command, and taking each off the front by moving the rest
+    /// would cost the square of their number.
     private var held: [Action] = []
+    private var heldStart = 0
+    /// The lines and closes of the input in progress that follow a record not yet committed: they are
+    /// held behind the input's commit (see ``end()``).
+    private var gated: [Action] = []
     private var hasUncommittedRecords = false
     /// Whether the journal can be written; while it cannot, changes are refused by the core and nothing
     /// is gated (there is nothing to wait for: the rewrite that ends the outage captures the effects).
@@ -250,15 +258,17 @@ public final class Engine {
     public func journalCommitted(_ result: CommitResult, at now: Instant) -> [Action] {
         begin(at: now)
         // The batch this commit held back, with the next commit (if any) that ends it.
-        let batchEnd = held.firstIndex(where: \.isCommit).map { $0 + 1 } ?? held.endIndex
-        let batch = Array(held[..<batchEnd])
-        held.removeSubrange(..<batchEnd)
+        // No slice of `held` outlives its statement: one alive while `held` changes would copy it whole.
+        let batchEnd = held[heldStart...].firstIndex(where: \.isCommit).map { $0 + 1 } ?? held.endIndex
         switch result {
         case .written:
-            pending += batch
+            pending.append(contentsOf: held[heldStart..<batchEnd])
+            heldStart = batchEnd
+            if heldStart == held.endIndex { emptyHeld() }
             return end()
         case .failed(let reason):
-            held = []
+            emptyHeld()
+            gated = []
             pending = []
             hasUncommittedRecords = false
             let event = LogEvent(
@@ -283,8 +293,10 @@ public final class Engine {
         guard isJournalAvailable else { return }
         isJournalAvailable = false
         // Nothing more waits for the journal: what is held goes out without its commits.
-        pending += held.filter { !$0.isCommit }
-        held = []
+        pending += held[heldStart...].filter { !$0.isCommit }
+        emptyHeld()
+        pending += gated
+        gated = []
         hasUncommittedRecords = false
         carryOut(core.journalFailed(reason, at: now))
     }
@@ -303,6 +315,12 @@ public final class Engine {
         self.now = now
     }
 
+    /// Forgets every held action; keeps the array's storage while it is small, for the next batches.
+    private func emptyHeld() {
+        held.removeAll(keepingCapacity: held.count <= 1024)
+        heldStart = 0
+    }
+
     /// Ends an input: the core hears of connections lost meanwhile (after the effects that lost them),
     /// records without a line to carry them are committed, and the next wake-up is asked for. Hands out
     /// the actions up to the first commit; the rest wait for its result.
@@ -311,14 +329,19 @@ public final class Engine {
             let (id, reason) = lost.removeFirst()
             carryOut(core.disconnected(id, reason: reason, at: now))
         }
+        // Lines are gated only behind records, so gated lines mean records to commit.
         if hasUncommittedRecords { commit() }
+        if !gated.isEmpty {
+            if held.isEmpty { swap(&held, &gated) } else { held += gated }
+            gated.removeAll(keepingCapacity: gated.capacity <= 1024)
+        }
         var out: [Action]
-        if let commit = pending.firstIndex(where: \.isCommit) {
+        if let commit = pending.firstIndex(where: \.isCommit), commit != pending.endIndex - 1 {
             out = Array(pending[...commit])
             held += pending[(commit + 1)...]
             pending.removeAll(keepingCapacity: true)
         } else {
-            // Nothing to hold: the list itself goes out, without a copy.
+            // One commit at most, and last (or none): the list itself goes out, without a copy.
             out = pending
             pending = []
         }
@@ -330,13 +353,13 @@ public final class Engine {
         return out
     }
 
-    /// Adds an action; a line or a close after records not yet committed waits for their commit.
+    /// Adds an action; a line or a close after records not yet committed waits for the input's commit.
     func emit(_ action: Action) {
         switch action {
         case .journal:
             if isJournalAvailable { hasUncommittedRecords = true }
         case .write, .finish, .close:
-            if hasUncommittedRecords { commit() }
+            if hasUncommittedRecords || !gated.isEmpty { return gated.append(action) }
         case .log, .wake, .commitJournal, .exit:
             break
         }

@@ -15,16 +15,24 @@ extension MatchismoGame {
         public var scores: [String: Int]
         /// Whose turn it is.
         public var turn: String?
-        /// Every choice, in order.
+        /// The choices the game holds, in order: every one, or the latest after `forgottenChoices`.
         public var history: [Choice]
         /// Players away, skipped by the turn.
         public var absent: Set<String>
+        /// How many of the first choices `history` no longer holds.
+        public var forgottenChoices: Int
+        /// The face-up, unmatched positions in the order they were turned up, given once choices were
+        /// forgotten (`nil`: read back from a history that holds every choice).
+        public var faceUpOrder: [Int]?
 
         /// Creates a state from its parts.
         public init(
             matchCount: Int, slots: [Slot], deckCount: Int, revision: Int, players: [String],
-            scores: [String: Int], turn: String?, history: [Choice], absent: Set<String>
+            scores: [String: Int], turn: String?, history: [Choice], absent: Set<String>,
+            forgottenChoices: Int = 0, faceUpOrder: [Int]? = nil
         ) {
+            self.forgottenChoices = forgottenChoices
+            self.faceUpOrder = faceUpOrder
             self.matchCount = matchCount
             self.slots = slots
             self.deckCount = deckCount
@@ -41,7 +49,8 @@ extension MatchismoGame {
     public var state: State {
         State(
             matchCount: matchCount, slots: slots, deckCount: deckCount, revision: revision, players: players,
-            scores: scores, turn: turn, history: history, absent: absent)
+            scores: scores, turn: turn, history: history, absent: absent, forgottenChoices: forgottenChoices,
+            faceUpOrder: forgottenChoices > 0 ? faceUpOrder : nil)
     }
 
     /// The game in `state`; refuses a state no game can reach.
@@ -63,7 +72,16 @@ extension MatchismoGame {
         turn = state.turn
         history = state.history
         absent = state.absent
-        faceUpOrder = Self.faceUpOrder(slots: slots, history: history)
+        forgottenChoices = max(0, state.forgottenChoices)
+        if let order = state.faceUpOrder {
+            let up = slots.indices.filter { slots[$0].isFaceUp && !slots[$0].isMatched }
+            guard order.sorted() == up else {
+                throw SetGame.StateError(description: "the face-up order names cards that are not face up")
+            }
+            faceUpOrder = order
+        } else {
+            faceUpOrder = Self.faceUpOrder(slots: slots, history: history)
+        }
     }
 
     /// The order the face-up cards were turned up in, read back from the history (a snapshot keeps

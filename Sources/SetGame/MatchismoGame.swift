@@ -67,8 +67,11 @@ public struct MatchismoGame: Sendable {
     public internal(set) var scores: [String: Int] = [:]
     /// Whose turn it is, or `nil` with no player present.
     public internal(set) var turn: String?
-    /// Every choice made, in order.
+    /// The choices made, in order: all of them, or the latest ones once the owner let the oldest go
+    /// (``forgetChoices(keepingLast:)``), so that a game of endless flipping holds bounded memory.
     public internal(set) var history: [Choice] = []
+    /// How many of the first choices ``history`` no longer holds.
+    public internal(set) var forgottenChoices = 0
     /// Players who are away and skipped when the turn passes.
     var absent: Set<String> = []
     /// The face-up, unmatched positions in the order they were turned up: a match lists its cards in the
@@ -88,7 +91,19 @@ public struct MatchismoGame: Sendable {
     }
 
     /// Whether choosing has started, which locks the match count.
-    public var hasStarted: Bool { !history.isEmpty }
+    public var hasStarted: Bool { choiceCount > 0 }
+
+    /// How many choices were made in this game, forgotten ones included.
+    public var choiceCount: Int { forgottenChoices + history.count }
+
+    /// Lets the oldest choices go, keeping the latest `count` in ``history``: the scores, the board and
+    /// the turn do not depend on them, and the order the face-up cards were turned is kept apart.
+    public mutating func forgetChoices(keepingLast count: Int) {
+        let dropped = history.count - max(0, count)
+        guard dropped > 0 else { return }
+        history.removeFirst(dropped)
+        forgottenChoices += dropped
+    }
 
     /// Changes the match count before the first choice; afterwards it is locked until a new game.
     public mutating func setMatchCount(_ n: Int) throws(MatchismoError) {

@@ -32,6 +32,9 @@ public struct LineFramer: Sendable {
     /// Bytes of an unfinished line held so far.
     public var bufferedCount: Int { pending.count }
 
+    /// Bytes of memory the framer holds for unfinished lines (its buffer's capacity): 0 once drained.
+    public var heldCapacity: Int { pending.capacity }
+
     /// Feeds bytes and calls `body` with every frame they complete, in order.
     public mutating func append(_ bytes: UnsafeRawBufferPointer, _ body: (Frame) -> Void) {
         var start = 0
@@ -67,6 +70,9 @@ public struct LineFramer: Sendable {
             }
             start = end + 1
         }
+        // Drained: an idle connection keeps no buffer (thousands of seated players idle most of the
+        // time). Lines within one read still reuse it; the next read allocates afresh.
+        if pending.isEmpty, pending.capacity > 0 { pending = [] }
     }
 
     /// `memchr`: a flood of megabytes without a newline is scanned at memory speed, even in debug builds.

@@ -43,8 +43,12 @@ final class Outbox {
     /// Notes that a room's `ROOM` line, or the set of rooms, changed.
     func roomListChanged() { listingVersion &+= 1 }
 
-    init(logLevel: LogLevel) {
+    /// How much of one game's log every room keeps (the rooms share the outbox, so they read it here).
+    let gameLogLimit: GameLogLimit
+
+    init(logLevel: LogLevel, gameLogLimit: GameLogLimit = .standard) {
         self.logLevel = logLevel
+        self.gameLogLimit = gameLogLimit
     }
 
     func log(_ level: LogLevel, _ event: String, _ fields: [(String, String)] = []) {

@@ -72,6 +72,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// deterministic simulation, which claims thousands of names, lowers it.
     public var keyHashIterations = 10_000
 
+    /// How much of one game's log a room keeps (Matchismo choices for `HISTORY`, a record's events).
+    public var gameLogLimit = GameLogLimit.standard
+
     /// Creates the default configuration.
     public init() {}
 }

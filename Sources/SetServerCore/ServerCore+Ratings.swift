@@ -108,7 +108,7 @@ extension ServerCore {
                     stale: stale))
         case .nameClaim, .nameKey, .nameUsed, .nameFree:
             try replayClaim(record)
-        case .recordEvent(let name, let event): try room(name).recordEvents.append(event)
+        case .recordEvent(let name, let event): try room(name).appendRecordEvent(event)
         case .rematch(let name, let player):
             let room = try room(name)
             guard room.isOver, room.seats.contains(where: { $0.name == player }) else {

@@ -45,7 +45,7 @@ public final class ServerCore {
     public init(configuration: ServerConfiguration, random: Randomness = .system) {
         self.configuration = configuration
         self.random = random
-        outbox = Outbox(logLevel: configuration.logLevel)
+        outbox = Outbox(logLevel: configuration.logLevel, gameLogLimit: configuration.gameLogLimit)
         archive = Archive(capacity: configuration.maxArchivedGames)
     }
 

@@ -11,6 +11,7 @@ import SetTestSupport
 ///     journal-bench [--rooms 1,10,100] [--records 10000,100000,1000000] [--matchismo-flips 40000]
 ///     journal-bench --key-hash [ITERATIONS]     (see KeyHashBench)
 ///     journal-bench --pbkdf2-check
+///     journal-bench --matchismo-choose 10000,160000 [--choices N]     (see ChooseBench)
 enum JournalBench {
     static func main(_ arguments: [String]) {
         var rooms = [1, 10, 100]
@@ -24,6 +25,19 @@ enum JournalBench {
             }
             if flag == "--key-hash" {
                 KeyHashBench.bench(iterations: rest.popFirst().flatMap { Int($0) } ?? 10_000)
+                return
+            }
+            if flag == "--matchismo-choose" {
+                let histories = (rest.popFirst() ?? "").split(separator: ",").compactMap { Int($0) }
+                var choices = 4_000
+                if rest.popFirst() == "--choices" { choices = rest.popFirst().flatMap { Int($0) } ?? choices }
+                ChooseBench.run(
+                    histories: histories.isEmpty ? [10_000, 160_000] : histories, choices: choices)
+                return
+            }
+            if flag == "--matchismo-journal" {
+                let count = rest.popFirst().flatMap { Int($0) } ?? 10_000
+                ChooseBench.writeJournal(choices: count, to: rest.popFirst() ?? "matchismo-state")
                 return
             }
             if flag == "--pbkdf2-check" {

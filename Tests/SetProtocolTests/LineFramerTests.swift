@@ -10,6 +10,15 @@ struct LineFramerTests {
         #expect(framer.bufferedCount == 0)
     }
 
+    @Test func aDrainedFramerHoldsNoBuffer() {
+        var framer = LineFramer()
+        #expect(framer.append(bytes("HELLO b")).isEmpty)
+        #expect(framer.heldCapacity >= 7)
+        #expect(framer.append(bytes("ob\nPING\n")) == [line("HELLO bob"), line("PING")])
+        // An idle connection keeps no buffer between its lines.
+        #expect(framer.heldCapacity == 0)
+    }
+
     @Test func onlyOneCrBeforeTheLfIsDropped() {
         var framer = LineFramer()
         // A CR elsewhere is part of the line; Command.parse decides what it means.

@@ -460,9 +460,10 @@ extension RoomSnapshot {
         // Written only when set, so a snapshot without a countdown reads in a setd from before it. The
         // sections after it each start with their name and are written only when they hold something.
         let hasRecord = !night.recordEvents.isEmpty || !night.dealtIn.isEmpty
+        let log = logSection
         let hasLaterSections =
             !night.bans.isEmpty || hasRecord || !night.standings.isEmpty || !night.rematchOffers.isEmpty
-            || play != nil
+            || play != nil || log != nil
         if night.isCountingDown || hasLaterSections { out.append(night.isCountingDown) }
         // Likewise the kicks that expire: a `bans` section only when there are some.
         if !night.bans.isEmpty {
@@ -506,6 +507,25 @@ extension RoomSnapshot {
             out.append(night.pausedAt != nil)
             out.append(time: night.pausedAt ?? 0)
         }
+        // What a bounded game log let go (see GameLogLimit): written only once something was.
+        if let log {
+            out.append("log")
+            out.append(log.forgotten)
+            out.append(list: log.order.map(String.init))
+            out.append(night.recordOmitted)
+        }
+    }
+
+    /// The game log's bounds (see ``write(to:)``): the Matchismo choices forgotten and the face-up order
+    /// the history no longer tells, or `nil` when nothing was forgotten or left out of the record.
+    private var logSection: (forgotten: Int, order: [Int])? {
+        var forgotten = 0
+        var order: [Int] = []
+        if case .matchismo(let state) = game {
+            forgotten = state.forgottenChoices
+            order = state.faceUpOrder ?? []
+        }
+        return forgotten > 0 || night.recordOmitted > 0 ? (forgotten, order) : nil
     }
 
     /// The game's play beyond the first modes' (see ``write(to:)``), or `nil` when there is none to keep.
@@ -624,7 +644,7 @@ extension RoomSnapshot {
         for _ in 0..<(try r.count()) { night.tally.arrivals[try r.text()] = try r.int() }
         if !r.isAtEnd { night.isCountingDown = try r.bool() }
         // Then named sections, each at most once, in the order they are written.
-        var order = ["bans", "record", "standings", "rematch", "play"][...]
+        var order = ["bans", "record", "standings", "rematch", "play", "log"][...]
         while !r.isAtEnd {
             let section = try r.text()
             guard let at = order.firstIndex(of: section) else {
@@ -659,6 +679,21 @@ extension RoomSnapshot {
                 }
             case "rematch":
                 night.rematchOffers = try r.list()
+            case "log":
+                let forgotten = try r.int()
+                var order: [Int] = []
+                for position in try r.list() {
+                    guard let p = Int(position), (0..<MatchismoGame.boardSize).contains(p) else {
+                        throw RecordReader.Malformed(description: "'\(position.prefix(8))' is not a position")
+                    }
+                    order.append(p)
+                }
+                night.recordOmitted = try r.int()
+                if case .matchismo(var state) = game, forgotten > 0 {
+                    state.forgottenChoices = forgotten
+                    state.faceUpOrder = order
+                    game = .matchismo(state)
+                }
             default:
                 guard case .set(var state) = game else {
                     throw RecordReader.Malformed(description: "a game's play where the game is not SET")

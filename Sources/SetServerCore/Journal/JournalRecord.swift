@@ -203,6 +203,8 @@ public struct RoomSnapshot: Equatable, Sendable {
         public var pausedAt: Double?
         /// The current game's record so far (`RECORD`): its events in order.
         public var recordEvents: [GameRecord.Event] = []
+        /// The current game's events past the record's limit: counted, not kept.
+        public var recordOmitted = 0
         /// Who was seated when the current game was dealt.
         public var dealtIn: [String] = []
         /// The room's standings for the night.
@@ -215,11 +217,13 @@ public struct RoomSnapshot: Equatable, Sendable {
         public init(
             isWaiting: Bool = false, ready: [String] = [], host: String? = nil, isLocked: Bool = false,
             kicked: [String] = [], bans: [KickBan] = [], tally: GameTally = GameTally(),
-            isCountingDown: Bool = false, recordEvents: [GameRecord.Event] = [], dealtIn: [String] = [],
+            isCountingDown: Bool = false, recordEvents: [GameRecord.Event] = [], recordOmitted: Int = 0,
+            dealtIn: [String] = [],
             standings: NightStandings = NightStandings(), rematchOffers: [String] = [],
             pausedSeconds: Double = 0, pausedAt: Double? = nil
         ) {
             self.recordEvents = recordEvents
+            self.recordOmitted = recordOmitted
             self.dealtIn = dealtIn
             self.standings = standings
             self.rematchOffers = rematchOffers

@@ -84,8 +84,10 @@ public struct GameRecord: Codable, Equatable, Sendable {
     /// How the game ended: `over` (played out), `vote` (a `NEW` vote passed before the end) or
     /// `abandoned` (everyone left and the room closed); absent from older records, all played out.
     public var end: String?
-    /// What happened, in order.
+    /// What happened, in order: from the deal, at most ``GameLogLimit/recordEvents`` of them, then `over`.
     public var events: [Event]
+    /// How many events after the kept ones the record left out (absent when none was).
+    public var omitted: Int?
     /// The final score sheet, best first.
     public var sheet: [SheetRow]
 
@@ -93,8 +95,9 @@ public struct GameRecord: Codable, Equatable, Sendable {
     public init(
         id: String, room: String, kind: String, options: [String: String], startedAtMs: Int64,
         durationMs: Int, deck: [String], players: [String], events: [Event], sheet: [SheetRow],
-        dealtIn: [String]? = nil, end: String? = nil
+        dealtIn: [String]? = nil, end: String? = nil, omitted: Int? = nil
     ) {
+        self.omitted = omitted
         (self.id, self.room, self.kind, self.options) = (id, room, kind, options)
         (self.startedAtMs, self.durationMs, self.deck, self.players) = (
             startedAtMs, durationMs, deck, players

@@ -124,6 +124,7 @@ extension Room {
         case .success(let choice):
             let time = now.wall
             historyTimes.append(time)
+            forgetOldChoices()
             record(.choose(room: name, name: session.name, time: time, position: position))
             noteChoice(choice, by: session.name)
             noteChoiceForRecord(choice, position: position, at: time)
@@ -271,10 +272,21 @@ extension Room {
                 .history((["\(seconds(i))", taken.player] + taken.cards.map(\.code)).joined(separator: " "))
             }
         case .matchismo(let matchismo):
-            return matchismo.history.enumerated().map { i, choice in
+            return matchismo.history.enumerated().suffix(outbox.gameLogLimit.choices).map { i, choice in
                 .history("\(seconds(i)) \(choice.player) \(choice.points) \(choice.text)")
             }
         }
+    }
+
+    /// Keeps a Matchismo game's log bounded: past twice the limit of choices, the oldest go (with their
+    /// times), down to the limit, so the work is a copy of `limit` entries once every `limit` choices.
+    /// Live play and the journal's replay both call it after every choice: they forget alike.
+    func forgetOldChoices() {
+        let limit = outbox.gameLogLimit.choices
+        guard let kept = matchismoGame?.history.count, kept > 2 * limit else { return }
+        updateMatchismo { $0.forgetChoices(keepingLast: limit) }
+        // The times run alongside the history; a room restored from an older setd may hold fewer.
+        historyTimes.removeFirst(min(kept - limit, historyTimes.count))
     }
 }
 
@@ -322,6 +334,7 @@ extension Room {
         noteChoice(choice, by: player)
         noteChoiceForRecord(choice, position: position, at: time)
         historyTimes.append(time)
+        forgetOldChoices()
         if isOver { addToStandings() }
     }
 }

@@ -152,6 +152,7 @@ extension Room {
         historyTimes = []
         tally = GameTally()
         recordEvents = []
+        recordOmitted = 0
         dealtIn = seats.map(\.name)
         tally.noteBoard(visibleCodes, at: time)
         if let uptime { noteBoardChange(from: waitingRevision, board: [], at: uptime) }

@@ -15,7 +15,7 @@ extension Room {
 
     /// Notes a judged claim (a set or a wrong one) for the record, live and in replay alike.
     func noteClaimForRecord(by player: String, cards: [String], result: String, at time: Double) {
-        recordEvents.append(
+        appendRecordEvent(
             GameRecord.Event(ms: offset(time), type: "claim", name: player, cards: cards, result: result))
     }
 
@@ -24,7 +24,7 @@ extension Room {
         let card = matchismoGame.map {
             $0.slots.indices.contains(position) ? $0.slots[position].card.code : "?"
         }
-        recordEvents.append(
+        appendRecordEvent(
             GameRecord.Event(
                 ms: offset(time), type: "choose", name: choice.player, cards: [choice.text],
                 position: position,
@@ -41,8 +41,19 @@ extension Room {
         let event = GameRecord.Event(
             ms: offset(time), type: type, name: name, cards: cards, result: result, by: host, options: options
         )
-        recordEvents.append(event)
+        appendRecordEvent(event)
         record(.recordEvent(room: self.name, event: event))
+    }
+
+    /// Adds an event to the record, or, past ``GameLogLimit/recordEvents``, counts it as omitted: the
+    /// record keeps the game from its deal up to the limit. The journal still holds every event, so a
+    /// replay counts the same.
+    func appendRecordEvent(_ event: GameRecord.Event) {
+        if recordEvents.count < outbox.gameLogLimit.recordEvents {
+            recordEvents.append(event)
+        } else {
+            recordOmitted += 1
+        }
     }
 
     /// A game everyone left before its end (the room is closing): archived with its record as it stood,
@@ -78,7 +89,7 @@ extension Room {
         case (.set(let setGame), .set(let freshGame)):
             deck = (freshGame.state.board + freshGame.state.deck).map(\.code)
             let noted = recordEvents.filter { $0.result == "set" }.count
-            if noted == setGame.takenSets.count {
+            if noted == setGame.takenSets.count || recordOmitted > 0 {
                 events += recordEvents
             } else {
                 // Restored from a snapshot of a setd from before records were kept in snapshots: the
@@ -93,7 +104,8 @@ extension Room {
             }
         case (.matchismo(let matchismo), .matchismo(let freshGame)):
             deck = freshGame.slots.map(\.card.code)
-            if recordEvents.filter({ $0.type == "choose" }).count == matchismo.history.count {
+            let noted = recordEvents.filter { $0.type == "choose" }.count
+            if noted == matchismo.choiceCount || recordOmitted > 0 {
                 events += recordEvents
             } else {
                 for (i, choice) in matchismo.history.enumerated() {
@@ -118,6 +130,6 @@ extension Room {
             options: Dictionary(shownOptions, uniquingKeysWith: { _, last in last }),
             startedAtMs: Int64((startedAt * 1000).rounded()), durationMs: duration, deck: deck,
             players: seats.map(\.name), events: events + [GameRecord.Event(ms: duration, type: "over")],
-            sheet: rows, dealtIn: dealtIn, end: end)
+            sheet: rows, dealtIn: dealtIn, end: end, omitted: recordOmitted > 0 ? recordOmitted : nil)
     }
 }

@@ -67,6 +67,8 @@ final class Room {
     /// This game's events in order (claims, choices, joins, leaves, kicks, votes), for its record
     /// (`RECORD`); kept in snapshots, so a compaction loses none.
     var recordEvents: [GameRecord.Event] = []
+    /// Events of this game past the record's limit (``GameLogLimit/recordEvents``): counted, not kept.
+    var recordOmitted = 0
     /// The players seated when the current game was dealt, for its record.
     var dealtIn: [String] = []
     /// The room's standings for the night (`STANDINGS`), until the host resets them.
@@ -486,6 +488,7 @@ final class Room {
         isCountdownToResume = false
         tally = GameTally()
         recordEvents = []
+        recordOmitted = 0
         dealtIn = isWaiting ? [] : seats.map(\.name)
         rematchOffers = []
         isRematchCheckDue = false
@@ -512,7 +515,8 @@ final class Room {
                 entries.append((seconds(i), taken.player, taken.cards.map(\.code).joined(separator: " ")))
             }
         case .matchismo(let matchismo):
-            for (i, choice) in matchismo.history.enumerated() {
+            // The latest choices only, as HISTORY lists them while the game runs.
+            for (i, choice) in matchismo.history.enumerated().suffix(outbox.gameLogLimit.choices) {
                 entries.append((seconds(i), choice.player, "\(choice.points) \(choice.text)"))
             }
         }
@@ -547,7 +551,8 @@ extension Room {
             night: RoomSnapshot.Night(
                 isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
                 kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
-                isCountingDown: hasCountdownBegun, recordEvents: recordEvents, dealtIn: dealtIn,
+                isCountingDown: hasCountdownBegun, recordEvents: recordEvents, recordOmitted: recordOmitted,
+                dealtIn: dealtIn,
                 standings: standings, rematchOffers: rematchOffers, pausedSeconds: pausedSeconds,
                 pausedAt: pausedAt))
     }
@@ -602,6 +607,14 @@ extension Room {
         for ban in night.bans { bans[ban.name] = ban }
         tally = night.tally
         recordEvents = night.recordEvents
+        recordOmitted = night.recordOmitted
+        // A snapshot from a setd before the log's bounds may hold more: the room starts within them.
+        let limit = outbox.gameLogLimit.recordEvents
+        if recordEvents.count > limit {
+            recordOmitted += recordEvents.count - limit
+            recordEvents.removeLast(recordEvents.count - limit)
+        }
+        forgetOldChoices()
         dealtIn = night.dealtIn
         standings = night.standings
         rematchOffers = night.rematchOffers
