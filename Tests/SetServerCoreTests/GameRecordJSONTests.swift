@@ -40,7 +40,7 @@ import Testing
             id: text(), room: text(), kind: text(), options: options, startedAtMs: Int64(number()),
             durationMs: number(), deck: (0..<Int(rng.next() % 4)).map { _ in text() },
             players: [text(), text()], events: events, sheet: sheet, dealtIn: maybe([text()]),
-            end: maybe(text()))
+            end: maybe(text()), omitted: maybe(number()))
     }
 
     @Test func theBytesAreJSONEncodersAndReadBackAsJSONDecoderReadsThem() throws {

@@ -46,7 +46,7 @@ extension GameRecord {
     static let handWrittenFields = (
         record: [
             "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
-            "events", "sheet",
+            "events", "omitted", "sheet",
         ],
         event: ["ms", "type", "name", "cards", "result", "position", "card", "by", "options"],
         row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
@@ -128,6 +128,10 @@ struct JSONBytesWriter {
         string(record.id)
         key("kind")
         string(record.kind)
+        if let omitted = record.omitted {
+            key("omitted")
+            number(omitted)
+        }
         key("options")
         object(record.options)
         key("players")
@@ -414,9 +418,13 @@ struct JSONBytesReader {
         var sheet: [GameRecord.SheetRow]?
         var dealtIn: [String]?
         var end: String?
+        var omitted: Int?
         let ok = object { reader, key in
             switch key {
             case "dealtIn": dealtIn = reader.strings()
+            case "omitted":
+                guard let number = reader.number() else { return false }
+                omitted = number
             case "end": end = reader.string()
             case "deck": deck = reader.strings()
             case "durationMs": durationMs = reader.number()
@@ -452,7 +460,7 @@ struct JSONBytesReader {
         return GameRecord(
             id: id, room: room, kind: kind, options: options, startedAtMs: Int64(startedAtMs),
             durationMs: durationMs, deck: deck, players: players, events: events, sheet: sheet,
-            dealtIn: dealtIn, end: end)
+            dealtIn: dealtIn, end: end, omitted: omitted)
     }
 
     /// An object of strings.
