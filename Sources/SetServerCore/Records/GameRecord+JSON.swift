@@ -106,10 +106,10 @@ struct JSONBytesWriter {
     mutating func write(_ record: GameRecord) {
         bytes.append(0x7B)
         if let dealtIn = record.dealtIn {
-            key("dealtIn", first: true)
+            key("dealtIn")
             strings(dealtIn)
         }
-        key("deck", first: record.dealtIn == nil)
+        key("deck")
         strings(record.deck)
         key("durationMs")
         number(record.durationMs)
@@ -156,8 +156,8 @@ struct JSONBytesWriter {
     private mutating func object(_ pairs: [String: String]) {
         bytes.append(0x7B)
         let sorted = pairs.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        for (i, pair) in sorted.enumerated() {
-            key(pair.key, first: i == 0)
+        for pair in sorted {
+            key(pair.key)
             string(pair.value)
         }
         bytes.append(0x7D)
@@ -165,23 +165,19 @@ struct JSONBytesWriter {
 
     mutating func write(_ event: GameRecord.Event) {
         bytes.append(0x7B)
-        var first = true
         if let by = event.by {
-            key("by", first: true)
+            key("by")
             string(by)
-            first = false
         }
         if let card = event.card {
-            key("card", first: first)
+            key("card")
             string(card)
-            first = false
         }
         if let cards = event.cards {
-            key("cards", first: first)
+            key("cards")
             strings(cards)
-            first = false
         }
-        key("ms", first: first)
+        key("ms")
         number(event.ms)
         if let name = event.name {
             key("name")
@@ -206,18 +202,15 @@ struct JSONBytesWriter {
 
     private mutating func write(_ row: GameRecord.SheetRow) {
         bytes.append(0x7B)
-        var first = true
         if let fastest = row.fastestMs {
-            key("fastestMs", first: true)
+            key("fastestMs")
             number(fastest)
-            first = false
         }
         if let mean = row.meanMs {
-            key("meanMs", first: first)
+            key("meanMs")
             number(mean)
-            first = false
         }
-        key("name", first: first)
+        key("name")
         string(row.name)
         key("score")
         number(row.score)
@@ -230,8 +223,10 @@ struct JSONBytesWriter {
         bytes.append(0x7D)
     }
 
-    private mutating func key(_ name: String, first: Bool = false) {
-        if !first { bytes.append(0x2C) }
+    /// A key and its colon, after a comma unless it is the first in its object (the object's `{` was
+    /// the last byte written), so optional fields need no bookkeeping of which came first.
+    private mutating func key(_ name: String) {
+        if bytes.last != 0x7B { bytes.append(0x2C) }
         string(name)
         bytes.append(0x3A)
     }
