@@ -33,6 +33,8 @@ final class Connection {
         get { client }
         set {
             keepRelay()
+            // The count stays under the key it was made under until the engine moves it.
+            if isKeyCounted, relay?.countedKey == nil { relay?.countedKey = client.key }
             client = newValue
         }
     }
@@ -56,6 +58,9 @@ final class Connection {
     private final class Relay {
         let socketPeer: PeerAddress
         var sender: PeerAddress
+        /// The key the connection is counted under, when that is not its client's (the client changed
+        /// after it was counted).
+        var countedKey: String?
 
         init(socketPeer: PeerAddress) { (self.socketPeer, sender) = (socketPeer, socketPeer) }
     }
@@ -64,19 +69,26 @@ final class Connection {
     private func keepRelay() {
         if relay == nil { relay = Relay(socketPeer: client) }
     }
-    /// Whether the first bytes may be a PROXY header (the socket's peer is a trusted proxy and nothing
-    /// has been read from it yet).
-    var awaitsProxyHeader = false
     /// The address key it is counted under for `--max-per-ip`; `nil` until its client is known (a
     /// trusted proxy's connection is counted once its header or its request names the client), and for a
     /// refused connection.
-    var countedKey: String?
+    ///
+    /// Spelled from ``peer`` (or kept in the relay once the peer changed), so that a connection holds a
+    /// flag, not a second copy of its address.
+    var countedKey: String? {
+        get { isKeyCounted ? relay?.countedKey ?? client.key : nil }
+        set {
+            relay?.countedKey = nil
+            isKeyCounted = newValue != nil
+            if let newValue, newValue != client.key {
+                keepRelay()
+                relay?.countedKey = newValue
+            }
+        }
+    }
     /// When its current sniff window ends (uptime): a PROXY header starts a new window for the client's
     /// own first bytes, and the queue's entry of the first window must then not end it.
     var sniffDeadline = 0.0
-    /// Whether its first bytes are still to be checked for a PROXY header from a peer not trusted: set for
-    /// a connection greeted at accept (`--no-http`), which no sniff looks at.
-    var checksFirstBytes = false
     /// When it was accepted (uptime): an HTTP connection's life is counted from here.
     let openedAt: Double
     var mode: Mode
@@ -90,8 +102,17 @@ final class Connection {
     var backlog = 0
     /// When the engine asked for it to be closed, for the closing deadline.
     var closingSince: Double?
+    // The flags last and together, so that they share one word.
+    /// Whether the first bytes may be a PROXY header (the socket's peer is a trusted proxy and nothing
+    /// has been read from it yet).
+    var awaitsProxyHeader = false
+    /// Whether its first bytes are still to be checked for a PROXY header from a peer not trusted: set for
+    /// a connection greeted at accept (`--no-http`), which no sniff looks at.
+    var checksFirstBytes = false
     /// Whether it counts against `--max-clients` (a refused connection does not).
     var isCounted = true
+    /// Whether it is counted under an address (see ``countedKey``).
+    private var isKeyCounted = false
 
     init(id: ConnectionID, peer: PeerAddress, mode: Mode, limiter: RateLimiter, at now: Double) {
         self.id = id

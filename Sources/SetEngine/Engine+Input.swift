@@ -217,14 +217,14 @@ extension Engine {
     /// Takes `cost` from the connection's rate limit; over it, answers `SLOWDOWN` (a line client, a
     /// WebSocket) or 429 (HTTP), and closes a connection that keeps flooding.
     func admit(on connection: Connection, verb: Verb?, cost: Double = 1) -> Bool {
-        guard !connection.limiter.admit(at: now.uptime, cost: cost) else { return true }
+        guard !connection.limiter.admit(at: now.uptime, cost: cost, under: commandLimit) else { return true }
         if case .httpHead = connection.mode {
             respond(
                 WebRouter.reply(toFailure: .tooManyRequests, "more requests than the rate limit"), to: nil,
                 on: connection)
             return false
         }
-        let rate = Int(connection.limiter.rate)
+        let rate = Int(commandLimit.rate)
         queue(
             lineBytes: ProtocolError(verb, .slowDown, "more than \(rate) commands a second; wait a moment")
                 .line,
@@ -256,9 +256,8 @@ extension Engine {
         let key = connection.peer.key
         var bucket =
             pageBuckets[key]
-            ?? RateLimiter(
-                rate: EngineLimits.pagesPerSecondPerAddress, burst: EngineLimits.pageBurstPerAddress)
-        let admitted = bucket.admit(at: now.uptime)
+            ?? RateLimiter(Self.pageLimit)
+        let admitted = bucket.admit(at: now.uptime, under: Self.pageLimit)
         pageBuckets[key] = bucket
         guard !admitted else { return true }
         respond(

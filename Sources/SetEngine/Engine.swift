@@ -35,6 +35,11 @@ public final class Engine {
     /// Each address's bucket of page requests, while it is not full (see
     /// ``EngineLimits/pagesPerSecondPerAddress``).
     var pageBuckets: [String: RateLimiter] = [:]
+    /// Every connection's command limit (`--rate-limit`), kept here once rather than in each bucket.
+    let commandLimit: RateLimit
+    /// Each address's page request limit.
+    static let pageLimit = RateLimit(
+        rate: EngineLimits.pagesPerSecondPerAddress, burst: EngineLimits.pageBurstPerAddress)
     /// Connections in their sniff window, oldest first.
     var sniffing = SniffQueue()
     /// HTTP connections and closing ones, which the once-a-second tick checks for their deadlines.
@@ -88,6 +93,7 @@ public final class Engine {
         trustedProxies = configuration.trustedProxies
         allowedOrigins = configuration.allowedOrigins + (configuration.publicURL.map { [$0] } ?? [])
         outputLimit = configuration.maximumOutputBytes
+        commandLimit = RateLimit(rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
         core = ServerCore(configuration: configuration, random: random)
     }
 
@@ -112,7 +118,7 @@ public final class Engine {
     public func opened(_ id: ConnectionID, peer: PeerAddress, at now: Instant) -> [Action] {
         begin(at: now)
         precondition(connections[id] == nil, "connection IDs are never reused")
-        let limiter = RateLimiter(rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+        let limiter = RateLimiter(commandLimit)
         let isFromProxy = isTrusted(peer)
         var refusal: (text: String, reason: String)?
         if countedConnections >= configuration.maxClients {
@@ -210,7 +216,7 @@ public final class Engine {
         endSniffWindows()
         carryOut(core.tick(at: now))
         checkDeadlines()
-        pageBuckets = pageBuckets.filter { !$0.value.isFull(at: now.uptime) }
+        pageBuckets = pageBuckets.filter { !$0.value.isFull(at: now.uptime, under: Self.pageLimit) }
         return end()
     }
 
@@ -541,8 +547,7 @@ public final class Engine {
         if addressFullText(client) != nil { return false }
         // A proxy's connection carrying another client's request: that client's rate is its own.
         if connection.countedKey != nil {
-            connection.limiter = RateLimiter(
-                rate: configuration.commandsPerSecond, burst: configuration.commandBurst)
+            connection.limiter = RateLimiter(commandLimit)
         }
         uncountAddress(of: connection)
         perAddress[client.key, default: 0] += 1
