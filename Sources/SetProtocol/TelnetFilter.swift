@@ -54,10 +54,11 @@ public struct TelnetFilter: Sendable {
         case command
         /// After `IAC` and a verb (`WILL`, `WONT`, `DO`, `DONT`), waiting for the option.
         case option(UInt8)
-        /// Inside `IAC SB`, with the number of bytes skipped so far.
-        case subnegotiation(Int)
+        /// Inside `IAC SB`, with the number of bytes skipped so far (at most
+        /// ``maximumSubnegotiationLength``: 16 bits keep every connection's filter one word smaller).
+        case subnegotiation(UInt16)
         /// After an `IAC` inside a subnegotiation.
-        case subnegotiationCommand(Int)
+        case subnegotiationCommand(UInt16)
     }
 
     private var state = State.data
@@ -172,7 +173,7 @@ public struct TelnetFilter: Sendable {
     }
 
     /// One more byte of a subnegotiation; past the cap it is given up and the next byte is data.
-    private mutating func skip(_ length: Int) {
+    private mutating func skip(_ length: UInt16) {
         state = length >= Self.maximumSubnegotiationLength ? .data : .subnegotiation(length)
     }
 
