@@ -32,7 +32,10 @@ public enum Border: Int, CaseIterable, Sendable {
 /// four base-4 digits.
 public struct Card: Hashable, Sendable, Comparable {
     /// The card's place in ``Card/universe``: `0..<81` for the classic cards, as it always was.
-    public let index: Int
+    public var index: Int { Int(storedIndex) }
+    /// The index in 16 bits: a deck, a board and every claim hold cards by the dozen, and every room
+    /// holds a deck.
+    private let storedIndex: UInt16
 
     /// How many cards there are in all the decks together: 3⁵ three-valued cards and the 4⁴ − 3⁴
     /// four-valued cards that have a fourth value somewhere.
@@ -88,7 +91,7 @@ public struct Card: Hashable, Sendable, Comparable {
     /// card).
     public init(index: Int) {
         precondition((0..<Self.universeCount).contains(index), "a card index is in 0..<418")
-        self.index = index
+        storedIndex = UInt16(index)
     }
 
     /// Creates the card with the given attributes; `count` must be 1–4, and a card with a fourth value
@@ -131,7 +134,10 @@ public struct Card: Hashable, Sendable, Comparable {
     /// the cards of 4Set's decks (single border).
     var fourValueCode: Int { attributes.fourValueCode }
 
-    public static func < (lhs: Card, rhs: Card) -> Bool { lhs.index < rhs.index }
+    public static func < (lhs: Card, rhs: Card) -> Bool { lhs.storedIndex < rhs.storedIndex }
+
+    /// Hashes the index as the `Int` it was, so that hashes do not change with the stored width.
+    public func hash(into hasher: inout Hasher) { hasher.combine(index) }
 }
 
 /// A card's attribute values, 0-based, in the order count, colour, fill, shape, border.
