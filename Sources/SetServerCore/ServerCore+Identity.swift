@@ -28,7 +28,6 @@ extension ServerCore {
         sessionsByToken[session.token] = session
         connection.session = session
         connection.hasIdentified = true
-        session.lastAddress = connection.addressKey
         outbox.log(.info, "hello", [("id", "\(connection.id)"), ("name", name)])
         return ok(.hello(name: name, token: "\(session.token)"))
     }
@@ -58,7 +57,7 @@ extension ServerCore {
         }
         session.connection = connection.id
         session.awaySince = nil
-        session.lastAddress = connection.addressKey
+        session.lastAddress = nil
         connection.session = session
         connection.hasIdentified = true
         rotateToken(of: session, on: connection)

@@ -191,6 +191,7 @@ public final class ServerCore {
         if let session = client.session, session.connection == client.id {
             session.connection = nil
             session.awaySince = now.uptime
+            session.lastAddress = client.addressKey
             if let room = session.room {
                 room.presenceChanged(session)
             } else {

@@ -5,22 +5,59 @@ final class Session {
     let name: String
     /// The secret that `RESUME` presents to take this session back; every `RESUME` replaces it.
     var token: SessionToken
-    /// Tokens this session had before its last `RESUME`s, newest last (at most
-    /// ``ServerCore/retiredTokensKept``): presenting one is refused, and the player is told.
-    var retiredTokens: [SessionToken] = []
-    /// When the player was last told that someone presented a retired token (uptime).
-    var lastNoticeAt = -Double.infinity
     /// The connection speaking for the player now, or `nil` while they are away.
     var connection: ConnectionID?
     /// The room the player is seated in.
     /// Weak: the core's table owns rooms, and a room holds its seats; a strong link back would make every
     /// seat a cycle that outlives a core thrown away (a restore's, a test's, a simulation's).
     weak var room: Room?
+    /// What only a player who dropped or resumed has, in a box made when first needed and let go when
+    /// all of it is back to nothing: every seated player holds a session, few ever use these.
+    private var rare: Rare?
+
+    /// A session's rarely set state.
+    private final class Rare {
+        var retiredTokens: [SessionToken] = []
+        var lastNoticeAt = -Double.infinity
+        var awaySince: Double?
+        var lastAddress: String?
+
+        var isEmpty: Bool {
+            retiredTokens.isEmpty && lastNoticeAt == -Double.infinity && awaySince == nil
+                && lastAddress == nil
+        }
+    }
+
+    /// Changes the rare state, making its box if need be and letting it go once it holds nothing.
+    private func updateRare(_ change: (Rare) -> Void) {
+        let box = rare ?? Rare()
+        change(box)
+        rare = box.isEmpty ? nil : box
+    }
+
+    /// Tokens this session had before its last `RESUME`s, newest last (at most
+    /// ``ServerCore/retiredTokensKept``): presenting one is refused, and the player is told.
+    var retiredTokens: [SessionToken] {
+        get { rare?.retiredTokens ?? [] }
+        set { updateRare { $0.retiredTokens = newValue } }
+    }
+    /// When the player was last told that someone presented a retired token (uptime).
+    var lastNoticeAt: Double {
+        get { rare?.lastNoticeAt ?? -Double.infinity }
+        set { updateRare { $0.lastNoticeAt = newValue } }
+    }
     /// When the connection dropped, for the grace period.
-    var awaySince: Double?
-    /// The address key of the connection that last held the seat: a kick holds it even when the player
-    /// dropped just before. Live only; a kick journals the address it used.
-    var lastAddress: String?
+    var awaySince: Double? {
+        get { rare?.awaySince }
+        set { updateRare { $0.awaySince = newValue } }
+    }
+    /// The address key of the connection that last held the seat, kept from its drop: a kick holds it
+    /// even when the player dropped just before (while the player is online, their connection's key is
+    /// at hand). Live only; a kick journals the address it used.
+    var lastAddress: String? {
+        get { rare?.lastAddress }
+        set { updateRare { $0.lastAddress = newValue } }
+    }
 
     init(name: String, token: SessionToken, connection: ConnectionID?) {
         self.name = name
