@@ -46,6 +46,21 @@ import Testing
         #expect(try troll2.request("JOIN den").error == .denied)
     }
 
+    @Test func aTrollWhoResumedElsewhereAndDroppedIsHeldByTheAddressItLastUsed() throws {
+        let server = EmbeddedServer()
+        let (ann, _) = try server.player("ann", room: "den", host: "127.0.0.2")
+        let (troll, token) = try server.named("troll", host: "127.0.0.9")
+        #expect(try troll.request("JOIN den").isOK("JOIN"))
+        troll.close()
+        let back = try server.connect("troll again", host: "127.0.0.7")
+        #expect(try back.request("RESUME \(token)").isOK("RESUME"))
+        back.close()
+        #expect(try ann.request("KICK troll").isOK("KICK"))
+        #expect(server.journal.contains { $0.text.hasPrefix("kick den troll ann 127.0.0.7 ") })
+        #expect(try server.named("troll2", host: "127.0.0.7").0.request("JOIN den").error == .denied)
+        #expect(try server.named("troll3", host: "127.0.0.9").0.request("JOIN den").isOK("JOIN"))
+    }
+
     @Test func theKickEndsAfterTenMinutes() throws {
         let (server, _, troll) = try kickedTroll()
         server.advance(by: Room.kickBanSeconds - 1)
