@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|all] [SECONDS]   (default: all, 60 s each)
 #   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
-# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled
-# as their own modules with -sanitize=fuzzer,address, whole-module as a release build is (without -wmo
-# nothing is specialized or inlined across files, and an engine input costs a fifth more), so libFuzzer's
-# coverage and comparison tracing and ASan's checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with
+# The libraries (SetGame, SetProtocol, SetDigest, SetQR, SetWeb, SetServerCore, SetEngine) are compiled as
+# their own modules, whole-module as a release build is (without -wmo nothing is specialized or inlined
+# across files, and an engine input costs a fifth more): those a target is about with -sanitize=fuzzer,address,
+# so libFuzzer's coverage and comparison tracing and ASan's checks cover them (the engine target without
+# ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
 # Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with
 # the tests) are compiled as a plain optimized module that imports them, like a test does: the checking code
 # costs no instrumentation and adds no coverage of its own. They are linked with libFuzzer's main into
@@ -24,7 +25,8 @@
 # -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
 # FUZZ_REUSE_LIBS=1 links the harnesses against the libraries an earlier run built, for a change in Fuzz/
-# alone. FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a crash.
+# alone. FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a
+# crash.
 # The harnesses check what an earlier input already checked only once per process (CheckedOnce,
 # ComputedOnce and PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time,
 # which -merge=1 needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
@@ -65,13 +67,16 @@ mkdir -p "$build" "$lib"
 [[ -f "$build/.gitignore" ]] || echo '*' >"$build/.gitignore"
 # Without this, Swift's own crash handler runs first and libFuzzer never writes the crash file.
 export SWIFT_BACKTRACE=enable=no
-# A 16 MB quarantine instead of ASan's 256 MB: a use after free is still caught within many inputs
-# worth of frees, and the working set stays in cache (a third faster on protocol inputs). No stack is
+# A 1 MB quarantine (64 KB per thread) instead of ASan's 256 MB: a use after free is still caught within
+# the last megabyte of frees — thousands of lines' worth, far more than a stale buffer pointer would be
+# used within — and memory comes back to malloc while it is still in the cache: with 16 MB, every
+# allocation's header was a cache miss (the hottest instruction of the game and protocol targets, the
+# allocator 12 % of their time). No stack is
 # kept for each allocation (5-9 % of every target's time); for them in a report, replay the input with
 # ASAN_OPTIONS=malloc_context_size=30. New memory is not filled with garbage first (max_malloc_fill_size=0;
 # 2-3 % of protocol's and game's time in memset): Swift never reads memory it did not initialize, and
 # ASan does not report such reads anyway.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=0:quarantine_size_mb=16:max_malloc_fill_size=0}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=0:quarantine_size_mb=1:thread_local_quarantine_size_kb=64:max_malloc_fill_size=0}"
 
 common=(-parse-as-library -swift-version 6 -O -g)
 instrumented=(-sanitize=fuzzer,address "${common[@]}")
@@ -84,14 +89,15 @@ compile() {
     return "$status"
 }
 
-# Each library is built at most twice per run of this script, after the libraries it imports: "cov", with
-# libFuzzer's coverage and comparison tracing and ASan, for the targets that are about it, and "asan",
-# with ASan's checks only, for the targets that merely call it. Coverage of a library a target is not
-# about adds cost, not findings: every traced comparison and every counter libFuzzer collects after each
-# input is paid for, and that library has its own target (SetGame, SetProtocol, SetWeb) or is plain
-# arithmetic (SetDigest, SetQR); ASan stays on everywhere, so an out-of-bounds access or a use after free
-# in any library still stops the run. The modules' interfaces are the same in both, so there is one
-# .swiftmodule per library (in $lib) and one archive per variant ($lib/cov, $lib/asan).
+# Each library is built in up to three variants per run of this script, after the libraries it imports:
+#   cov     libFuzzer's coverage and comparison tracing, and ASan: the libraries a target is about;
+#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine target (below);
+#   plain   neither: the libraries a target only calls, as the harness itself is compiled.
+# Coverage of a library a target is not about adds cost, not findings: every traced comparison and every
+# counter libFuzzer collects after each input is paid for, and that library has its own target (SetGame,
+# SetProtocol, SetWeb, SetServerCore's journal) or is plain arithmetic over arrays, bounds-checked by
+# Swift (SetDigest, SetQR). The modules' interfaces are the same in every variant, so there is one
+# .swiftmodule per library (in $lib) and one archive per variant ($lib/cov, $lib/fuzzer, $lib/plain).
 built=" "
 library() {
     local name="$1" variant="$2" deps=() sources=() flags=()
@@ -110,11 +116,12 @@ library() {
     local dep
     # An interface is all a library needs of what it imports: any variant's.
     for dep in "${deps[@]}"; do
-        [[ "$built" == *" $dep/"* ]] || library "$dep" asan
+        [[ "$built" == *" $dep/"* ]] || library "$dep" plain
     done
     case "$variant" in
         cov) flags=("${instrumented[@]}") ;;
-        asan) flags=(-sanitize=address "${common[@]}") ;;
+        fuzzer) flags=(-sanitize=fuzzer "${common[@]}") ;;
+        plain) flags=("${common[@]}") ;;
     esac
     echo "== building $name ($variant)" >&2
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
@@ -132,9 +139,10 @@ library() {
 }
 
 build_target() {
-    local target="$1" binary="$build/fuzz-$1" covered=() called=() files=()
+    local target="$1" binary="$build/fuzz-$1" covered=() called=() files=() sanitizers=fuzzer,address
     local support=Sources/SetTestSupport
-    # covered: the libraries the target is about (coverage and ASan); called: the rest it links (ASan).
+    # covered: the libraries the target is about (coverage, and ASan unless said otherwise); called: the
+    # rest it links (plain).
     case "$target" in
         protocol)
             # Card codes in CHOOSE are read by SetGame: part of what the parser does.
@@ -166,9 +174,17 @@ build_target() {
             ;;
         engine)
             # The connection engine and the core it drives; the parsers and rules under them have their
-            # own targets.
+            # own targets. Without ASan: its allocator (a quarter of this target's time, the engine and
+            # core allocating for every line) and checks made the engine the slowest target by far, and
+            # what they could find here is fuzzed with ASan elsewhere: the engine's only unsafe code
+            # hands the bytes of a read, as a buffer pointer, to the line framer, the telnet filter and
+            # the HTTP and WebSocket parsers (the protocol, http and websocket targets), and the core's
+            # is the journal's and JSON's escape tables (the journal target). What this target is for —
+            # the journal gate, the output cap, the connection count, replay equal to live play — Swift's
+            # own checks (bounds, overflow, exclusivity) and the harness's invariants stop.
             covered=(SetEngine SetServerCore)
             called=(SetWeb SetQR SetProtocol SetGame SetDigest)
+            sanitizers=fuzzer
             files=(Fuzz/EngineFuzzer.swift)
             ;;
     esac
@@ -178,8 +194,9 @@ build_target() {
     for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetEngine; do
         if [[ " ${covered[*]} " == *" $name "* ]]; then
             variant=cov
+            [[ "$sanitizers" == *address* ]] || variant=fuzzer
         elif [[ " ${called[*]:-} " == *" $name "* ]]; then
-            variant=asan
+            variant=plain
         else
             continue
         fi
@@ -190,7 +207,7 @@ build_target() {
     rm -f "$binary" "$build/fuzz-$target.o"
     compile "${common[@]}" -module-name "Fuzz_$target" -I "$lib" -wmo -c Fuzz/FuzzSupport.swift "${files[@]}" \
         -o "$build/fuzz-$target.o"
-    compile -sanitize=fuzzer,address "$build/fuzz-$target.o" "${archives[@]}" -o "$binary"
+    compile -sanitize="$sanitizers" "$build/fuzz-$target.o" "${archives[@]}" -o "$binary"
     [[ -x "$binary" ]]
 }
 
@@ -227,6 +244,9 @@ for target in "${targets[@]}"; do
     # (its prefix cache): deep games come from short inputs built on each other, which run far more
     # often than long ones (the same coverage at 128 bytes as at 2 KiB, in 60 s, at 1.5 times the rate).
     [[ "$target" == game ]] && maxlen=160
+    # Past the 1,024-byte line cap with a line after it (shorter caps come from the cap byte): at 4 KiB
+    # the longest inputs, framed and filtered four times each, were most of the target's time.
+    [[ "$target" == protocol ]] && maxlen=2100
     # Past the 8 KiB head cap, and room for frames with 16-bit lengths.
     [[ "$target" == http || "$target" == websocket ]] && maxlen=10000
     echo "== fuzzing $target for ${seconds}s (log: $log)" >&2
