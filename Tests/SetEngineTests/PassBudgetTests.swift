@@ -23,9 +23,9 @@ import Testing
         let (dee, _) = try server.player("dee", room: "quiet")
         let (eve, _) = try server.player("eve", room: "quiet")
         for client in [ann, bob, cy, dee, eve] { client.discardAvailable() }
-        // One read of 1,000 CHATs, each four lines queued (three members, and ann's OK): twice what
-        // one pass allows one room.
-        let count = 1_000
+        // One read of 4,000 CHATs, each four lines queued (three members, and ann's OK): about twice
+        // what one pass allows one room.
+        let count = 4_000
         try ann.send(lines: (0..<count).map { "CHAT flood \($0)" })
         let firstPass = bob.readAvailable()
         #expect(!firstPass.isEmpty, "the flood gets its share of the pass")
@@ -56,10 +56,10 @@ import Testing
         let (ann, _) = try server.player("ann", room: "flood")
         let (bob, _) = try server.player("bob", room: "flood")
         for client in [ann, bob] { client.discardAvailable() }
-        try ann.send(lines: (0..<1_500).map { "CHAT \($0)" })
+        try ann.send(lines: (0..<5_000).map { "CHAT \($0)" })
         try ann.send("CHAT last")
         while server.engine.hasDeferredInput { server.endPass() }
         let lines = bob.readAvailable()
-        #expect(lines == (0..<1_500).map { "CHAT ann \($0)" } + ["CHAT ann last"])
+        #expect(lines == (0..<5_000).map { "CHAT ann \($0)" } + ["CHAT ann last"])
     }
 }
