@@ -10,15 +10,6 @@ import PackageDescription
 /// version, so another package can use the `SetGame` library by branch or path only.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The server's path from a socket's bytes to its written lines (the socket layer, the core, the engine,
-/// the shell) is built for release without the runtime's dynamic exclusivity checks: a flat-out fan-out
-/// spent about 8 % of setd's CPU in them (`swift_beginAccess`, `swift_endAccess`, their thread-local
-/// access set), measured with `perf record` (BENCHMARKS-fanout.md). Debug builds, which `swift test`
-/// runs, keep every check, so an overlapping access is still caught by the tests.
-let uncheckedExclusivityInRelease: [SwiftSetting] = [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-]
-
 let package = Package(
     name: "setd",
     products: [
@@ -59,26 +50,26 @@ let package = Package(
         // (`setd --announce`) and the finder's side (`set-cli --find`).
         .target(name: "SetDiscovery"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
-        .target(name: "SetSocket", dependencies: ["CEpoll"], swiftSettings: uncheckedExclusivityInRelease),
+        .target(name: "SetSocket", dependencies: ["CEpoll"]),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
         .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(
             name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"],
-            exclude: ["README.md"], swiftSettings: optimizedInDebug + uncheckedExclusivityInRelease),
+            exclude: ["README.md"], swiftSettings: optimizedInDebug),
         // Every connection from accept to close without I/O: sniff, HTTP, WebSocket, telnet, framing,
         // rate limits, output accounting, deadlines, per-address counts (the real client's behind a
         // trusted proxy: the PROXY protocol and forwarding fields), the journal gate. Bytes and times in,
         // actions out.
         .target(
             name: "SetEngine", dependencies: ["SetServerCore", "SetProtocol", "SetWeb"],
-            swiftSettings: optimizedInDebug + uncheckedExclusivityInRelease),
+            swiftSettings: optimizedInDebug),
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(
             name: "SetServer",
             dependencies: [
                 "SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR", "SetDiscovery",
-            ], swiftSettings: uncheckedExclusivityInRelease),
+            ]),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket", "SetDiscovery"]),
         // The protocol bots and the load tester that runs fleets of them.
