@@ -72,7 +72,9 @@ import Testing
         try second.feed(wholeJournal: bytes[...])
         try second.compare(with: server.core)
         try second.compare(rewrite: records, bodies: records.map(\.body))
-        #expect(lines.hits == 2 * records.count - 1)
+        // Every line but the header: the daemon's reading above did not take it from the cache, so
+        // it was forgotten with the first read's lines.
+        #expect(lines.hits == 2 * records.count - 2)
     }
 
     @Test func aChangedSnapshotLineInAWholeJournalIsReadAgainAndFailsTheCheck() throws {
