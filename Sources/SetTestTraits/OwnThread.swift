@@ -7,16 +7,37 @@ import Testing
 /// core: two on our machines. A test that waits — on a socket, a child process (`setd`, `set-cli` in
 /// tmux, node, Chromium) or the clock — holds its thread while it waits, so two such tests stalled every
 /// other test in the run. Under this trait each test runs on its own thread (``DedicatedThread``, as the
-/// task's executor preference, so `#expect` still knows which test it is in). At most ``OwnThread/width``
-/// suites carrying it run at once: enough to overlap their waits, few enough that the daemons and clients
-/// they start are not starved into their timeouts. The wait for a place is taken before a suite starts,
-/// never inside a test, so a test's `.timeLimit` counts only the test. `.serialized` suites stay
-/// serialized.
+/// task's executor preference, so `#expect` still knows which test it is in). At most ``Lane/width``
+/// tests of a lane run at once: enough to overlap their waits, few enough that the daemons and clients
+/// they start are not starved into their timeouts. The wait for a place is taken before a test starts,
+/// never inside it, so a test's `.timeLimit` counts only the test. `.serialized` suites stay serialized.
 public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
-    /// How many suites (or single tests) under this trait may run at once. Measured on 2 cores with the
-    /// pure layers optimised: the whole `swift test` took 96 s with 4, 81 s with 6, 81 s with 8 (and more
-    /// CPU), all green.
-    public static let width = 6
+    /// Tests that share a limit on how many of them run at once.
+    public enum Lane: Sendable {
+        /// Tests that mostly wait: on a daemon, `nc`, tmux and `set-cli`, node.
+        case waiting
+        /// Tests that drive headless Chromium, which keeps a core busy for seconds. Six of them at once
+        /// took every place of the waiting lane for most of a run while the other suites queued behind
+        /// them, each browser no faster for the company (measured: see ``width``).
+        case browser
+
+        /// How many tests of the lane may run at once. Measured on 2 cores with the pure layers
+        /// optimised: one lane of 4 for everything made the whole `swift test` 96 s, 6 made it 81 s, 8
+        /// made it 81 s (and more CPU), all green.
+        public var width: Int {
+            switch self {
+            case .waiting: 6
+            case .browser: 2
+            }
+        }
+
+        fileprivate var gate: Gate {
+            switch self {
+            case .waiting: OwnThread.waitingGate
+            case .browser: OwnThread.browserGate
+            }
+        }
+    }
 
     /// Whether the trait steps aside: when the tests stretch their deadlines (`SETD_TEST_TIME_SCALE`, as
     /// under ThreadSanitizer), every daemon runs several times slower, and overlapping them only crowded
@@ -24,11 +45,15 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
     /// two at a time, as before.
     static let isOff = ProcessInfo.processInfo.environment["SETD_TEST_TIME_SCALE"] != nil
 
-    private static let gate = Gate(width: width)
+    fileprivate static let waitingGate = Gate(width: Lane.waiting.width)
+    fileprivate static let browserGate = Gate(width: Lane.browser.width)
 
     /// Whether this task already holds a place: a nested suite or its tests take none of their own, so
     /// parents cannot fill every place while their children wait for one.
     @TaskLocal private static var holdsPlace = false
+
+    /// The lane whose places the tests take.
+    public let lane: Lane
 
     public var isRecursive: Bool { true }
 
@@ -37,16 +62,25 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         if Self.isOff { return try await function() }
         guard Self.holdsPlace else {
-            await Self.gate.enter()
+            // The wait for a place, the place's release and everything Swift Testing does for the test in
+            // between run on a thread of the test's own. On the pool they queued behind every test Swift
+            // Testing had started there: a test that had ended kept its place until a pool thread came
+            // free, which held six places for the first 25 s of a run (measured by writing every test's
+            // start and end to a file).
+            let thread = DedicatedThread(name: test.name)
             var failure: (any Error)?
-            do {
-                try await Self.$holdsPlace.withValue(true) {
-                    try await provideScope(for: test, testCase: testCase, performing: function)
+            await withTaskExecutorPreference(thread) {
+                await lane.gate.enter()
+                do {
+                    try await Self.$holdsPlace.withValue(true) {
+                        try await provideScope(for: test, testCase: testCase, performing: function)
+                    }
+                } catch {
+                    failure = error
                 }
-            } catch {
-                failure = error
+                await lane.gate.leave()
             }
-            await Self.gate.leave()
+            thread.finish()
             if let failure { throw failure }
             return
         }
@@ -66,5 +100,8 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == OwnThread {
     /// Each test on a thread of its own, for tests that wait on sockets, processes or time (``OwnThread``).
-    public static var ownThread: OwnThread { OwnThread() }
+    public static var ownThread: OwnThread { OwnThread(lane: .waiting) }
+
+    /// Each test on a thread of its own, in a lane of its own (``OwnThread/Lane``).
+    public static func ownThread(_ lane: OwnThread.Lane) -> OwnThread { OwnThread(lane: lane) }
 }

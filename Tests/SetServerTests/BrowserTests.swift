@@ -13,7 +13,7 @@ import Testing
 /// Cancelled, with the reason, only where the browser cannot run: python3, selenium, chromium or
 /// chromedriver missing (`.ci/run` installs them), or Chromium not starting. Each runs on its own thread
 /// (most of its time is spent waiting for Chromium), beside the rest of the run.
-@Suite(.ownThread) struct BrowserTests {
+@Suite(.ownThread(.browser)) struct BrowserTests {
     /// The script's exit status when the browser cannot run here (the reason is its output).
     private static let skipStatus: Int32 = 77
     /// The scripts bound themselves (a minute, and 100 s for the host's night); this leaves room for

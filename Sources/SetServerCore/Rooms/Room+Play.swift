@@ -163,6 +163,11 @@ extension Room {
         guard !setGame.isOver else {
             return .failure(ProtocolError(.hint, .over, "the game is over; NEW starts another"))
         }
+        // Nobody sees a paused board (its claims are STALE): a hint would show one of its cards.
+        guard !setGame.isPaused else {
+            return .failure(
+                ProtocolError(.hint, .noHints, "the game is paused; UNPAUSE shows the board again"))
+        }
         // Hint a card that is on the board; in chain mode a claim also holds a card of the previous set.
         guard let claim = setGame.possibleClaims.first,
             let position = claim.lazy.compactMap({ setGame.board.firstIndex(of: $0) }).first
