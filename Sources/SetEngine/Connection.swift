@@ -7,16 +7,20 @@ import SetWeb
 final class Connection {
     /// What a connection speaks. While HTTP is on, a new connection starts `sniffing`; its first bytes
     /// (or its silence) decide the rest.
+    ///
+    /// The modes a connection passes through on its way in hold their state in a box of their own
+    /// (`indirect`): an HTTP head parser is larger than all the rest of a connection, and an idle player
+    /// should not carry one.
     enum Mode {
         /// Waiting for the first bytes: `held` are a prefix of `GET ` so far.
         case sniffing(held: [UInt8])
         /// Turned away at accept (the server or its address is full): waiting for its first bytes, or the
         /// end of its window, to be told in the protocol it speaks (503 or `ERR - FULL`).
-        case refused(text: String)
+        indirect case refused(text: String)
         /// Reading an HTTP request head, begun at `since` (uptime).
-        case httpHead(HTTPHeadParser, since: Double)
+        indirect case httpHead(HTTPHeadParser, since: Double)
         /// Upgraded: frames in, frames out, one protocol line per text message.
-        case webSocket(WebSocketDecoder)
+        indirect case webSocket(WebSocketDecoder)
         /// The line protocol, as over `nc`.
         case lineProtocol
         /// Being closed: nothing more is read from it.
@@ -24,13 +28,42 @@ final class Connection {
     }
 
     let id: ConnectionID
+    /// The client: the address every limit counts, every log line shows and the core is told.
+    var peer: PeerAddress {
+        get { client }
+        set {
+            keepRelay()
+            client = newValue
+        }
+    }
     /// The address the socket was accepted from.
-    let socketPeer: PeerAddress
+    var socketPeer: PeerAddress { relay?.socketPeer ?? client }
     /// Who sends the bytes: the socket's peer, or the client a trusted proxy's PROXY header names.
     /// Forwarding fields of HTTP requests are read only while this is a trusted proxy.
-    var sender: PeerAddress
-    /// The client: the address every limit counts, every log line shows and the core is told.
-    var peer: PeerAddress
+    var sender: PeerAddress {
+        get { relay?.sender ?? client }
+        set {
+            keepRelay()
+            relay?.sender = newValue
+        }
+    }
+    private var client: PeerAddress
+    /// The socket's peer and the sender once either differs from the client (a proxy's connection);
+    /// until then all three are ``peer``, held once: most connections never meet a proxy.
+    private var relay: Relay?
+
+    /// Where a proxied connection's bytes come from.
+    private final class Relay {
+        let socketPeer: PeerAddress
+        var sender: PeerAddress
+
+        init(socketPeer: PeerAddress) { (self.socketPeer, sender) = (socketPeer, socketPeer) }
+    }
+
+    /// Keeps the socket's peer and the sender apart before the client or the sender changes.
+    private func keepRelay() {
+        if relay == nil { relay = Relay(socketPeer: client) }
+    }
     /// Whether the first bytes may be a PROXY header (the socket's peer is a trusted proxy and nothing
     /// has been read from it yet).
     var awaitsProxyHeader = false
@@ -62,9 +95,7 @@ final class Connection {
 
     init(id: ConnectionID, peer: PeerAddress, mode: Mode, limiter: RateLimiter, at now: Double) {
         self.id = id
-        socketPeer = peer
-        sender = peer
-        self.peer = peer
+        client = peer
         self.mode = mode
         self.limiter = limiter
         openedAt = now

@@ -7,29 +7,86 @@ import SetServerCore
 /// likes), so an IPv6 address counts by its first 64 bits; an IPv4 address (or an IPv4-mapped IPv6 one)
 /// counts by itself.
 public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
-    /// `a.b.c.d:port` or `[v6]:port`.
-    public let text: String
-    /// The address the limits count: IPv4 as it is, IPv6 as its /64 (`2001:db8:1:2::/64`).
-    public let key: String
     /// The address itself, when the text holds one (what `--trust-proxy` ranges are matched against).
     public let address: IPAddress?
+    /// The port after the address, if the text has one.
+    private let port: UInt16?
+    /// The text and key as given, kept only when ``address`` and the port do not spell them back (an
+    /// IPv4-mapped IPv6 peer, a zone, text that is no address): every connection holds a peer, and two
+    /// strings for each would be most of its size.
+    private let verbatim: Verbatim?
+
+    /// The text and key of a peer whose address and port do not spell them.
+    private final class Verbatim: Sendable {
+        let text: String
+        let key: String
+
+        init(text: String, key: String) { (self.text, self.key) = (text, key) }
+    }
+
+    /// `a.b.c.d:port` or `[v6]:port`.
+    public var text: String {
+        if let verbatim { return verbatim.text }
+        guard let address else { return "" }
+        return Self.spell(address, port: port)
+    }
+
+    /// The address the limits count: IPv4 as it is, IPv6 as its /64 (`2001:db8:1:2::/64`).
+    public var key: String {
+        if let verbatim { return verbatim.key }
+        guard let address else { return "" }
+        return Self.key(ofHost: "\(address)")
+    }
 
     /// Reads `a.b.c.d:port` or `[v6]:port` (what the shell's socket layer prints).
     public init(_ text: String) {
-        self.text = text
         let host = Self.host(of: text)
-        key = Self.key(ofHost: host)
+        let key = Self.key(ofHost: host)
         address = IPAddress(host)
+        port = Self.port(of: text)
+        if let address, Self.spell(address, port: port) == text, Self.key(ofHost: "\(address)") == key {
+            verbatim = nil
+        } else {
+            verbatim = Verbatim(text: text, key: key)
+        }
     }
 
     /// The peer at `address` and `port` (a client a proxy names; X-Forwarded-For names no port): the
     /// text is `a.b.c.d:port` or `[v6]:port`, or without `:port` when there is none.
     public init(_ address: IPAddress, port: UInt16?) {
-        let host = address.isIPv4 ? "\(address)" : "[\(address)]"
-        self.init(port.map { "\(host):\($0)" } ?? host)
+        self.init(Self.spell(address, port: port))
     }
 
     public var description: String { text }
+
+    public static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {
+        lhs.text == rhs.text && lhs.key == rhs.key && lhs.address == rhs.address
+    }
+
+    /// `a.b.c.d:port` or `[v6]:port`, without `:port` when there is none.
+    private static func spell(_ address: IPAddress, port: UInt16?) -> String {
+        let host = address.isIPv4 ? "\(address)" : "[\(address)]"
+        return port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The port after the address in `address:port` or `[v6]:port`, if there is one.
+    private static func port(of peer: String) -> UInt16? {
+        let bytes = Array(peer.utf8)
+        let colon = UInt8(ascii: ":")
+        let start: Int
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close + 1 < bytes.count,
+                bytes[close + 1] == colon
+            else { return nil }
+            start = close + 2
+        } else {
+            guard bytes.count(where: { $0 == colon }) == 1, let index = bytes.firstIndex(of: colon) else {
+                return nil
+            }
+            start = index + 1
+        }
+        return UInt16(String(decoding: bytes[start...], as: UTF8.self))
+    }
 
     /// The address part of `address:port`, without the brackets of an IPv6 address.
     static func host(of peer: String) -> String {

@@ -63,9 +63,9 @@ public struct TelnetFilter: Sendable {
     private var state = State.data
     /// Whether the last data byte passed on was a CR, for a `CR NUL` split across commands or reads.
     private var isAfterCR = false
-    /// Options answered `WONT` (the client said `DO`) and `DONT` (the client said `WILL`).
-    private var refusedDo = OptionBits()
-    private var refusedWill = OptionBits()
+    /// Options answered `WONT` (the client said `DO`) and `DONT` (the client said `WILL`), in a box made
+    /// at the first one: only telnet clients negotiate, and every connection has a filter.
+    private var refused: RefusedOptions?
 
     /// Creates the filter for a new connection.
     public init() {}
@@ -178,20 +178,40 @@ public struct TelnetFilter: Sendable {
 
     /// Refuses `DO` and `WILL`, once per option each.
     private mutating func answer(_ verb: UInt8, option: UInt8, replies: inout [UInt8]) {
+        guard verb == Byte.do || verb == Byte.will else { return }
+        if refused == nil {
+            refused = RefusedOptions()
+        } else if !isKnownUniquelyReferenced(&refused) {
+            // A copy of the filter answers for itself.
+            refused = refused!.copy()
+        }
+        let options = refused!
         switch verb {
         case Byte.do:
-            guard refusedDo.insert(option) else { return }
+            guard options.toDo.insert(option) else { return }
             replies += [Byte.iac, Byte.wont, option]
-        case Byte.will:
-            guard refusedWill.insert(option) else { return }
-            replies += [Byte.iac, Byte.dont, option]
         default:
-            break
+            guard options.toWill.insert(option) else { return }
+            replies += [Byte.iac, Byte.dont, option]
         }
     }
 
     private static func emit(_ byte: UInt8, _ data: (UnsafeRawBufferPointer) -> Void) {
         withUnsafeBytes(of: byte) { data($0) }
+    }
+}
+
+/// The options a filter refused, each once: `DO`s answered `WONT` and `WILL`s answered `DONT`.
+private final class RefusedOptions: @unchecked Sendable {
+    // Unchecked: mutated only through a filter that holds the only reference (see `answer`).
+    var toDo = OptionBits()
+    var toWill = OptionBits()
+
+    /// A box of its own with the same options.
+    func copy() -> RefusedOptions {
+        let other = RefusedOptions()
+        (other.toDo, other.toWill) = (toDo, toWill)
+        return other
     }
 }
 

@@ -4,24 +4,47 @@
 /// An IPv4-mapped IPv6 address (`::ffff:192.0.2.7`, what a dual-stack socket reports for an IPv4 peer) is
 /// its IPv4 address, so `127.0.0.1/32` trusts a proxy however the socket spells its address.
 public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
-    /// 4 bytes for IPv4, 16 for IPv6, in network order.
-    public let bytes: [UInt8]
-
+    /// The sixteen bytes in network order, the first eight in `high`: an IPv4 address fills the last
+    /// four. Held inline, not as an array: every connection holds an address, and an array would be a
+    /// heap block of its own for each.
+    private let high: UInt64
+    private let low: UInt64
     /// Whether it is an IPv4 address (or was an IPv4-mapped IPv6 one).
-    public var isIPv4: Bool { bytes.count == 4 }
+    public let isIPv4: Bool
+
+    /// 4 bytes for IPv4, 16 for IPv6, in network order.
+    public var bytes: [UInt8] {
+        let all = (0..<16).map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> UInt64(8 * (7 - index % 8)))
+        }
+        return isIPv4 ? Array(all[12...]) : all
+    }
 
     /// The address of 4 bytes (IPv4) or 16 (IPv6, unmapped if it is IPv4-mapped); `nil` for any other
     /// count.
     public init?(bytes: [UInt8]) {
         switch bytes.count {
         case 4:
-            self.bytes = bytes
+            self.init(high: 0, low: Self.word(bytes[...]), isIPv4: true)
         case 16:
             let isMapped = bytes[..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
-            self.bytes = isMapped ? Array(bytes[12...]) : bytes
+            if isMapped {
+                self.init(high: 0, low: Self.word(bytes[12...]), isIPv4: true)
+            } else {
+                self.init(high: Self.word(bytes[..<8]), low: Self.word(bytes[8...]), isIPv4: false)
+            }
         default:
             return nil
         }
+    }
+
+    private init(high: UInt64, low: UInt64, isIPv4: Bool) {
+        (self.high, self.low, self.isIPv4) = (high, low, isIPv4)
+    }
+
+    /// The bytes as one big-endian number.
+    private static func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Reads an address in text: IPv4 as four decimal numbers without leading zeros (the PROXY protocol's
@@ -30,7 +53,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         let utf8 = Array(text.utf8)
         if let v4 = Self.ipv4Bytes(utf8[...]) {
-            bytes = v4
+            self.init(high: 0, low: Self.word(v4[...]), isIPv4: true)
         } else if let v6 = Self.ipv6Bytes(utf8), let address = IPAddress(bytes: v6) {
             self = address
         } else {
@@ -41,6 +64,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Dotted decimal for IPv4; RFC 5952's form for IPv6 (lower case, no leading zeros, the longest run
     /// of two or more zero groups as `::`).
     public var description: String {
+        let bytes = self.bytes
         if isIPv4 { return bytes.map(String.init).joined(separator: ".") }
         let groups = (0..<8).map { Int(bytes[2 * $0]) << 8 | Int(bytes[2 * $0 + 1]) }
         var best = (start: -1, length: 0)

@@ -41,7 +41,7 @@ extension ServerCore {
         if let refusal = claim(session.name, key: key, on: connection, isHolder: true, at: now) {
             return .failure(refusal)
         }
-        return ok(.hello(name: session.name, token: session.token))
+        return ok(.hello(name: session.name, token: "\(session.token)"))
     }
 
     /// Claims the unclaimed `name` with `key` for `connection` (journaled), or says why not: a name with

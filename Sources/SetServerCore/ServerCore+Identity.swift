@@ -30,12 +30,13 @@ extension ServerCore {
         connection.hasIdentified = true
         session.lastAddress = connection.addressKey
         outbox.log(.info, "hello", [("id", "\(connection.id)"), ("name", name)])
-        return ok(.hello(name: name, token: session.token))
+        return ok(.hello(name: name, token: "\(session.token)"))
     }
 
     /// `RESUME <token>`: takes back a seat kept through a drop (or a restart); an older connection still
     /// holding it is closed.
-    func resume(_ token: String, on connection: Client, at now: Instant) -> Answer {
+    func resume(_ text: String, on connection: Client, at now: Instant) -> Answer {
+        let token = SessionToken(text)
         if let current = connection.session {
             return .failure(ProtocolError(.resume, .already, "you are \(current.name)"))
         }

@@ -73,12 +73,13 @@ extension ServerCore {
             }
             var seated: [Session] = []
             for seat in snapshot.seats {
-                guard sessionsByToken[seat.token] == nil, sessionsByName[seat.name] == nil else {
+                let token = SessionToken(seat.token)
+                guard sessionsByToken[token] == nil, sessionsByName[seat.name] == nil else {
                     throw JournalFormatError(description: "\(seat.name) is seated twice")
                 }
-                let session = Session(name: seat.name, token: seat.token, connection: nil)
+                let session = Session(name: seat.name, token: token, connection: nil)
                 sessionsByName[seat.name] = session
-                sessionsByToken[seat.token] = session
+                sessionsByToken[token] = session
                 seated.append(session)
             }
             rooms[snapshot.name] = try Room(
@@ -99,8 +100,9 @@ extension ServerCore {
                 throw JournalFormatError(description: "a game of \(name) has options it cannot have")
             }
             try room(name).restart(with: options, index: index, firstRevision: first, at: time)
-        case .seat(let name, let player, let token):
+        case .seat(let name, let player, let text):
             let room = try room(name)
+            let token = SessionToken(text)
             // A seat is its token's: a name may have passed to someone else since.
             let session: Session
             if let known = sessionsByToken[token] {

@@ -21,9 +21,9 @@ extension ServerCore {
         let old = session.token
         replaceToken(of: session, with: fresh)
         if let room = session.room {
-            outbox.record(.token(room: room.name, name: session.name, old: old, new: fresh))
+            outbox.record(.token(room: room.name, name: session.name, old: "\(old)", new: "\(fresh)"))
         }
-        outbox.send(.token(fresh), to: connection.id)
+        outbox.send(.token("\(fresh)"), to: connection.id)
     }
 
     /// `RESUME` with a token a later `RESUME` replaced: refused, and the seat's holder, if connected, is
@@ -45,7 +45,7 @@ extension ServerCore {
     }
 
     /// Makes `new` the token of `session` and retires its old one.
-    private func replaceToken(of session: Session, with new: String) {
+    private func replaceToken(of session: Session, with new: SessionToken) {
         let old = session.token
         sessionsByToken[old] = nil
         sessionsByToken[new] = session
@@ -53,7 +53,7 @@ extension ServerCore {
         retire(old, of: session)
     }
 
-    private func retire(_ token: String, of session: Session) {
+    private func retire(_ token: SessionToken, of session: Session) {
         session.retiredTokens.append(token)
         retiredTokens[token] = session
         while session.retiredTokens.count > Self.retiredTokensKept {
@@ -71,7 +71,10 @@ extension ServerCore {
 
     /// Replays a `token` record: `old`, `name`'s token in `room`, is replaced by `new`; or, in a compacted
     /// journal (whose snapshot already has `new`), `old` is one of its retired tokens.
-    func replayToken(in room: Room, name: String, old: String, new: String) throws(JournalFormatError) {
+    func replayToken(in room: Room, name: String, old oldText: String, new newText: String)
+        throws(JournalFormatError)
+    {
+        let (old, new) = (SessionToken(oldText), SessionToken(newText))
         if let session = sessionsByToken[old] {
             guard session.name == name, session.room === room, sessionsByToken[new] == nil else {
                 throw JournalFormatError(description: "a token of \(session.name) is replaced for \(name)")
@@ -93,7 +96,8 @@ extension ServerCore {
         for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
             guard let room = session.room else { continue }
             for old in session.retiredTokens {
-                records.append(.token(room: room.name, name: session.name, old: old, new: session.token))
+                records.append(
+                    .token(room: room.name, name: session.name, old: "\(old)", new: "\(session.token)"))
             }
         }
         return records

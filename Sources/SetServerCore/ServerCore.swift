@@ -25,9 +25,9 @@ public final class ServerCore {
     /// Open connections by ID.
     private(set) var clients: [ConnectionID: Client] = [:]
     var sessionsByName: [String: Session] = [:]
-    var sessionsByToken: [String: Session] = [:]
+    var sessionsByToken: [SessionToken: Session] = [:]
     /// Tokens replaced by a `RESUME`, and whose they were.
-    var retiredTokens: [String: Session] = [:]
+    var retiredTokens: [SessionToken: Session] = [:]
     var rooms: [String: Room] = [:] {
         didSet { outbox.roomListChanged() }
     }

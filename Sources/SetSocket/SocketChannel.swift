@@ -34,19 +34,49 @@ public final class SocketChannel {
     public let socket: Socket
     /// Where the channel is in its life.
     public private(set) var state = State.open
+    /// Told of everything that happens to the channel, on the channel's queue; held until the channel is
+    /// released (which breaks any cycle through it). One object for all five events, instead of a closure
+    /// for each: a server holds thousands of channels. Setting one of the `on…` closures below replaces
+    /// the delegate with one that calls the closures.
+    public var delegate: (any SocketChannelDelegate)?
     /// Called with each chunk read. The bytes are valid only during the call.
-    public var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    public var onRead: ((UnsafeRawBufferPointer) -> Void)? {
+        get { (delegate as? Callbacks)?.onRead }
+        set { callbacks.onRead = newValue }
+    }
     /// Called once when an outgoing connection is made (see ``startConnecting()``), before any read.
-    public var onConnect: (() -> Void)?
+    public var onConnect: (() -> Void)? {
+        get { (delegate as? Callbacks)?.onConnect }
+        set { callbacks.onConnect = newValue }
+    }
     /// Called once when the channel ends by itself: the peer closed (the channel then writes what is
     /// queued before it closes), a read or write failed, or the connection could not be made. Not called
     /// for ``close()`` or a ``finish()`` that drained.
-    public var onEnd: ((End) -> Void)?
+    public var onEnd: ((End) -> Void)? {
+        get { (delegate as? Callbacks)?.onEnd }
+        set { callbacks.onEnd = newValue }
+    }
     /// Called once the descriptor is closed, when the channel may be released.
-    public var onRelease: (() -> Void)?
+    public var onRelease: (() -> Void)? {
+        get { (delegate as? Callbacks)?.onRelease }
+        set { callbacks.onRelease = newValue }
+    }
     /// Called after the socket turned writable and took queued output, with what is still queued: how
     /// a server learns that a reader that fell behind caught up.
-    public var onDrain: ((Int) -> Void)?
+    public var onDrain: ((Int) -> Void)? {
+        get { (delegate as? Callbacks)?.onDrain }
+        set { callbacks.onDrain = newValue }
+    }
+    /// Whether the owner was told of the channel's end: it hears it once.
+    private var isEndReported = false
+
+    /// The delegate that calls the `on…` closures, made when the first one is set.
+    private var callbacks: Callbacks {
+        if let callbacks = delegate as? Callbacks { return callbacks }
+        let callbacks = Callbacks()
+        delegate = callbacks
+        return callbacks
+    }
 
     /// `read` system calls made so far, `EAGAIN` and end of stream included: what the "one read per
     /// incoming batch" rule is checked against.
@@ -216,7 +246,7 @@ public final class SocketChannel {
         }
         if isWaitingForWritable, event.isWritable || event.isHangUp, state == .open || state == .closing {
             flush()
-            if state != .closed { onDrain?(pendingOutput) }
+            if state != .closed { delegate?.channel(self, drainedTo: pendingOutput) }
         }
     }
 
@@ -227,14 +257,20 @@ public final class SocketChannel {
             return
         }
         state = .open
-        onConnect?()
+        delegate?.channelConnected(self)
         // Sends what was queued while connecting.
         flush()
     }
 
     private func end(_ reason: End) {
         close()
-        onEnd?(reason)
+        reportEnd(reason)
+    }
+
+    private func reportEnd(_ reason: End) {
+        guard !isEndReported else { return }
+        isEndReported = true
+        delegate?.channel(self, endedWith: reason)
     }
 
     /// The peer said it sends no more (a FIN: `printf 'HELLO ann\nSTATS\n' | nc HOST 7777` sends its
@@ -243,20 +279,14 @@ public final class SocketChannel {
     /// peer that neither reads nor resets is the owner's deadline to cut).
     private func peerFinished() {
         state = .closing
-        let onEnd = self.onEnd
-        self.onEnd = nil
-        onEnd?(.peerClosed)
+        reportEnd(.peerClosed)
         guard state == .closing else { return }
         flush()
     }
 
     private func released() {
-        onRelease?()
-        onRead = nil
-        onConnect = nil
-        onEnd = nil
-        onRelease = nil
-        onDrain = nil
+        delegate?.channelReleased(self)
+        delegate = nil
         keptAlive = nil
     }
 
@@ -275,7 +305,7 @@ public final class SocketChannel {
             }
             switch result {
             case .bytes(let n):
-                onRead?(UnsafeRawBufferPointer(rebasing: readBuffer[..<n]))
+                delegate?.channel(self, read: UnsafeRawBufferPointer(rebasing: readBuffer[..<n]))
                 guard state == .open else { return }
                 if n < readBuffer.count, !hangUp { return }
             case .wouldBlock:
@@ -311,5 +341,44 @@ extension SocketChannel {
             case .connectFailed(let error): "\(error)"
             }
         }
+    }
+}
+
+/// What a ``SocketChannel`` tells its owner, on the channel's queue (see the `on…` closures of the
+/// channel for when each is called).
+public protocol SocketChannelDelegate: AnyObject {
+    /// Bytes were read; they are valid only during the call.
+    func channel(_ channel: SocketChannel, read bytes: UnsafeRawBufferPointer)
+    /// An outgoing connection was made, before any read.
+    func channelConnected(_ channel: SocketChannel)
+    /// The channel ended by itself, once.
+    func channel(_ channel: SocketChannel, endedWith end: SocketChannel.End)
+    /// The descriptor is closed and the channel may be released.
+    func channelReleased(_ channel: SocketChannel)
+    /// The socket turned writable and took queued output; `pending` bytes are still queued.
+    func channel(_ channel: SocketChannel, drainedTo pending: Int)
+}
+
+extension SocketChannelDelegate {
+    /// Nothing to do: most channels are accepted, not connected.
+    public func channelConnected(_ channel: SocketChannel) {}
+    /// Nothing to do unless the owner waits for a slow reader to catch up.
+    public func channel(_ channel: SocketChannel, drainedTo pending: Int) {}
+}
+
+extension SocketChannel {
+    /// The delegate behind the `on…` closures.
+    final class Callbacks: SocketChannelDelegate {
+        var onRead: ((UnsafeRawBufferPointer) -> Void)?
+        var onConnect: (() -> Void)?
+        var onEnd: ((End) -> Void)?
+        var onRelease: (() -> Void)?
+        var onDrain: ((Int) -> Void)?
+
+        func channel(_ channel: SocketChannel, read bytes: UnsafeRawBufferPointer) { onRead?(bytes) }
+        func channelConnected(_ channel: SocketChannel) { onConnect?() }
+        func channel(_ channel: SocketChannel, endedWith end: End) { onEnd?(end) }
+        func channelReleased(_ channel: SocketChannel) { onRelease?() }
+        func channel(_ channel: SocketChannel, drainedTo pending: Int) { onDrain?(pending) }
     }
 }

@@ -86,6 +86,18 @@ struct TelnetFilterTests {
         #expect(replies == (0...255).flatMap { [iac, wont, UInt8($0), iac, dont, UInt8($0)] })
     }
 
+    /// The refused options live in a box made at the first refusal; a copy of a filter (a value) still
+    /// answers for itself: what one copy refuses after the copy, the other refuses too.
+    @Test func aCopyOfAFilterRefusesOptionsOnItsOwn() {
+        var first = TelnetFilter()
+        #expect(first.filter([iac, `do`, echo]).replies == [iac, wont, echo])
+        var second = first
+        #expect(second.filter([iac, `do`, sga, iac, `do`, echo]).replies == [iac, wont, sga])
+        #expect(first.filter([iac, `do`, sga]).replies == [iac, wont, sga], "the copy's refusal is its own")
+        #expect(first.filter([iac, `do`, sga, iac, will, sga]).replies == [iac, dont, sga])
+        #expect(second.filter([iac, will, sga]).replies == [iac, dont, sga])
+    }
+
     @Test func wontAndDontGetNoAnswer() {
         let input: [UInt8] = [iac, wont, echo, iac, dont, sga, iac, wont, 200] + bytes("PING\n")
         #expect(run(input) == (bytes("PING\n"), []))

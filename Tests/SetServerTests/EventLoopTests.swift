@@ -152,6 +152,47 @@ import Testing
         #expect(recv(pair.peer, &byte, 1, Int32(MSG_DONTWAIT)) == 0, "the descriptor is closed")
     }
 
+    /// The server's way: one delegate object per channel (no closures). It hears the bytes, the peer's
+    /// close once (even when a write to the closed peer then fails), the release, and is let go then.
+    @Test func aDelegateHearsEachEventOnceAndIsLetGoAtRelease() throws {
+        final class Recorder: SocketChannelDelegate {
+            var events: [String] = []
+            func channel(_ channel: SocketChannel, read bytes: UnsafeRawBufferPointer) {
+                events.append("read \(String(decoding: bytes, as: UTF8.self))")
+                // Answering a peer that has gone: the write fails, and the end is not told twice.
+                channel.enqueue(Array(repeating: 0x41, count: 1 << 16))
+            }
+            func channel(_ channel: SocketChannel, endedWith end: SocketChannel.End) {
+                events.append("end \(end == .peerClosed ? "peer" : "other")")
+                channel.flush()
+            }
+            func channelReleased(_ channel: SocketChannel) { events.append("released") }
+        }
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let recorder = Recorder()
+        let channel = queue.sync {
+            let channel = SocketChannel(socket: Socket(fd: fds[0]), loop: loop, readBuffer: buffer)
+            channel.delegate = recorder
+            channel.start()
+            return channel
+        }
+        #expect(channel.delegate === recorder)
+        #expect(
+            Array("bye\n".utf8).withUnsafeBytes { Glibc.write(fds[1], $0.baseAddress, $0.count) } == 4)
+        // The peer goes away entirely: our answer to it cannot be written.
+        close(fds[1])
+        eventually("the channel is released") { recorder.events.last == "released" }
+        queue.sync {
+            #expect(recorder.events == ["read bye\n", "end peer", "released"])
+            #expect(channel.delegate == nil, "the channel lets its delegate go at release")
+        }
+    }
+
     @Test func aWriteBlockedChannelResumesWhenThePeerReads() throws {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }

@@ -2,16 +2,20 @@ import SetServerCore
 import SetSocket
 
 /// The shell's side of one client connection: its channel, and whether it waits to be written this pass.
-/// Everything else about a connection is the engine's.
+/// Everything else about a connection is the engine's. It is its channel's delegate, which holds it
+/// until the channel is released.
 final class Link {
     let id: ConnectionID
     let channel: SocketChannel
+    /// The shell, which outlives every link (it owns them).
+    unowned let shell: Shell
     /// Whether this link is already in the shell's list of links to flush.
     var isMarkedForFlush = false
 
-    init(id: ConnectionID, channel: SocketChannel) {
+    init(id: ConnectionID, channel: SocketChannel, shell: Shell) {
         self.id = id
         self.channel = channel
+        self.shell = shell
     }
 }
 

@@ -150,18 +150,8 @@ final class Shell {
             nextConnectionID += 1
             let channel = SocketChannel(
                 socket: socket, loop: loop, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent)
-            let link = Link(id: id, channel: channel)
-            channel.onRead = { [unowned self] bytes in
-                self.perform(self.engine.received(bytes, on: id, at: SystemClock.now()))
-            }
-            channel.onEnd = { [unowned self] end in
-                self.perform(self.engine.ended(id, reason: end.description, at: SystemClock.now()))
-            }
-            channel.onDrain = { [unowned self] pending in self.engine.writable(id, pending: pending) }
-            channel.onRelease = { [unowned self] in
-                self.links[id] = nil
-                self.perform(self.engine.closed(id, at: SystemClock.now()))
-            }
+            let link = Link(id: id, channel: channel, shell: self)
+            channel.delegate = link
             links[id] = link
             channel.start()
             perform(engine.opened(id, peer: PeerAddress(peer), at: SystemClock.now()))
@@ -353,5 +343,25 @@ final class Shell {
             // The old journal stays; an outage is reported once, not every second.
             if engine.isJournalAvailable { logger.log(.error, "journal-compaction", [("error", "\(error)")]) }
         }
+    }
+}
+
+/// A link hears its channel's events for the shell: one object per connection, not a closure per event.
+extension Link: SocketChannelDelegate {
+    func channel(_ channel: SocketChannel, read bytes: UnsafeRawBufferPointer) {
+        shell.perform(shell.engine.received(bytes, on: id, at: SystemClock.now()))
+    }
+
+    func channel(_ channel: SocketChannel, endedWith end: SocketChannel.End) {
+        shell.perform(shell.engine.ended(id, reason: end.description, at: SystemClock.now()))
+    }
+
+    func channel(_ channel: SocketChannel, drainedTo pending: Int) {
+        shell.engine.writable(id, pending: pending)
+    }
+
+    func channelReleased(_ channel: SocketChannel) {
+        shell.links[id] = nil
+        shell.perform(shell.engine.closed(id, at: SystemClock.now()))
     }
 }

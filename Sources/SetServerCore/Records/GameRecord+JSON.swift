@@ -48,7 +48,8 @@ extension GameRecord {
             "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
             "events", "omitted", "sheet",
         ],
-        event: ["ms", "type", "name", "cards", "result", "position", "card", "by", "options"],
+        event: ["ms", "type", "name", "cards", "result", "details"],
+        eventDetails: ["position", "card", "by", "options"],
         row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
     )
 
@@ -60,8 +61,13 @@ extension GameRecord {
             id: "", room: "", kind: "", options: [:], startedAtMs: 0, durationMs: 0, deck: [], players: [],
             events: [event], sheet: [row])
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        let details = Event(ms: 0, type: "", position: 0)
         return labels(record) == handWrittenFields.record && labels(event) == handWrittenFields.event
             && labels(row) == handWrittenFields.row
+            && Mirror(reflecting: details).children.first { $0.label == "details" }.map {
+                Mirror(reflecting: $0.value).children.first.map { labels($0.value) }
+                    == handWrittenFields.eventDetails
+            } == true
     }()
 }
 

@@ -5,6 +5,10 @@ import Foundation
 /// records" section is the contract for its JSON field names.
 public struct GameRecord: Codable, Equatable, Sendable {
     /// One thing that happened during the game, `ms` after its deal.
+    ///
+    /// Held compactly: a room keeps every event of its game (a `join` for each player who sits down), so
+    /// the fields only a Matchismo choice, a kick or a vote has live in a box of their own, made only for
+    /// those.
     public struct Event: Codable, Equatable, Sendable {
         /// Milliseconds since the deal.
         public var ms: Int
@@ -17,14 +21,29 @@ public struct GameRecord: Codable, Equatable, Sendable {
         public var cards: [String]?
         /// For a claim: `set`, `wrong` or `stale`.
         public var result: String?
+        /// The rarer fields, `nil` when all of them are.
+        private var details: Details?
+
         /// For a Matchismo choice: the position turned, 0 for `a`.
-        public var position: Int?
+        public var position: Int? {
+            get { details?.position }
+            set { details = Details.make(newValue, card, by, options) }
+        }
         /// For a Matchismo choice: the code of the card turned.
-        public var card: String?
+        public var card: String? {
+            get { details?.card }
+            set { details = Details.make(position, newValue, by, options) }
+        }
         /// For a kick: the host who kicked.
-        public var by: String?
+        public var by: String? {
+            get { details?.by }
+            set { details = Details.make(position, card, newValue, options) }
+        }
         /// For a vote: the options voted for, as `VOTE` shows them.
-        public var options: [String: String]?
+        public var options: [String: String]? {
+            get { details?.options }
+            set { details = Details.make(position, card, by, newValue) }
+        }
 
         /// Creates an event.
         public init(
@@ -36,12 +55,68 @@ public struct GameRecord: Codable, Equatable, Sendable {
             self.name = name
             self.cards = cards
             self.result = result
-            self.position = position
-            self.card = card
-            self.by = by
-            self.options = options
+            details = Details.make(position, card, by, options)
         }
 
+        /// The JSON keys, as the fields are named.
+        private enum CodingKeys: String, CodingKey {
+            case ms, type, name, cards, result, position, card, by, options
+        }
+
+        /// Reads an event as the synthesized decoder would: absent or `null` optionals are `nil`.
+        public init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                ms: try values.decode(Int.self, forKey: .ms),
+                type: try values.decode(String.self, forKey: .type),
+                name: try values.decodeIfPresent(String.self, forKey: .name),
+                cards: try values.decodeIfPresent([String].self, forKey: .cards),
+                result: try values.decodeIfPresent(String.self, forKey: .result),
+                position: try values.decodeIfPresent(Int.self, forKey: .position),
+                card: try values.decodeIfPresent(String.self, forKey: .card),
+                by: try values.decodeIfPresent(String.self, forKey: .by),
+                options: try values.decodeIfPresent([String: String].self, forKey: .options))
+        }
+
+        /// Writes an event as the synthesized encoder would: `nil` fields are left out.
+        public func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(ms, forKey: .ms)
+            try values.encode(type, forKey: .type)
+            try values.encodeIfPresent(name, forKey: .name)
+            try values.encodeIfPresent(cards, forKey: .cards)
+            try values.encodeIfPresent(result, forKey: .result)
+            try values.encodeIfPresent(position, forKey: .position)
+            try values.encodeIfPresent(card, forKey: .card)
+            try values.encodeIfPresent(by, forKey: .by)
+            try values.encodeIfPresent(options, forKey: .options)
+        }
+
+        /// The fields of a Matchismo choice, a kick or a vote. Immutable: a change makes a new box, so
+        /// copies of an event never share a change.
+        final class Details: Equatable, Sendable {
+            let position: Int?
+            let card: String?
+            let by: String?
+            let options: [String: String]?
+
+            private init(position: Int?, card: String?, by: String?, options: [String: String]?) {
+                (self.position, self.card, self.by, self.options) = (position, card, by, options)
+            }
+
+            /// The box for these fields, `nil` when none is set.
+            static func make(_ position: Int?, _ card: String?, _ by: String?, _ options: [String: String]?)
+                -> Details?
+            {
+                if position == nil, card == nil, by == nil, options == nil { return nil }
+                return Details(position: position, card: card, by: by, options: options)
+            }
+
+            static func == (lhs: Details, rhs: Details) -> Bool {
+                (lhs.position, lhs.card, lhs.by) == (rhs.position, rhs.card, rhs.by)
+                    && lhs.options == rhs.options
+            }
+        }
     }
 
     /// One row of the final score sheet.

@@ -222,7 +222,7 @@ final class Room {
         present.insert(session.name)
         session.room = self
         outbox.roomListChanged()
-        record(.seat(room: name, name: session.name, token: session.token))
+        record(.seat(room: name, name: session.name, token: "\(session.token)"))
         noteEvent("join", name: session.name, at: outbox.wallTime)
         note("join", ("name", session.name))
         var lines: [ServerLine] = [.joined(session.name), playerLine(session), roomLine]
@@ -550,7 +550,7 @@ extension Room {
             historyTimes: historyTimes,
             votes: votes.cast.map { ($0.name, $0.options.journalPairs) }, creator: creator,
             seats: seats.map {
-                RoomSnapshot.Seat(name: $0.name, token: $0.token, isOnline: present.contains($0.name))
+                RoomSnapshot.Seat(name: $0.name, token: "\($0.token)", isOnline: present.contains($0.name))
             },
             game: state,
             night: RoomSnapshot.Night(

@@ -4,7 +4,10 @@
 final class Client {
     let id: ConnectionID
     /// `address:port`, for the log.
-    let peer: String
+    var peer: String { "\(peerText)" }
+    /// The peer as a value: most are `a.b.c.d:port`, which 6 bytes hold, and a longer string would be a
+    /// heap block of its own for every connection.
+    private let peerText: PeerText
     /// The address the per-address limits count it under (an IPv6 address by its /64).
     let addressKey: String
     /// The player this connection speaks for, after `HELLO` or `RESUME`.
@@ -22,7 +25,7 @@ final class Client {
 
     init(id: ConnectionID, peer: String, addressKey: String, at now: Double) {
         self.id = id
-        self.peer = peer
+        peerText = PeerText(peer)
         self.addressKey = addressKey
         lastActivity = now
         connectedAt = now

@@ -4,10 +4,10 @@
 final class Session {
     let name: String
     /// The secret that `RESUME` presents to take this session back; every `RESUME` replaces it.
-    var token: String
+    var token: SessionToken
     /// Tokens this session had before its last `RESUME`s, newest last (at most
     /// ``ServerCore/retiredTokensKept``): presenting one is refused, and the player is told.
-    var retiredTokens: [String] = []
+    var retiredTokens: [SessionToken] = []
     /// When the player was last told that someone presented a retired token (uptime).
     var lastNoticeAt = -Double.infinity
     /// The connection speaking for the player now, or `nil` while they are away.
@@ -22,7 +22,7 @@ final class Session {
     /// dropped just before. Live only; a kick journals the address it used.
     var lastAddress: String?
 
-    init(name: String, token: String, connection: ConnectionID?) {
+    init(name: String, token: SessionToken, connection: ConnectionID?) {
         self.name = name
         self.token = token
         self.connection = connection
@@ -31,5 +31,5 @@ final class Session {
     var isOnline: Bool { connection != nil }
 
     /// 128 random bits as hex; the token is all that stands between a stranger and a seat.
-    static func makeToken(_ random: Randomness) -> String { random.hex(words: 2) }
+    static func makeToken(_ random: Randomness) -> SessionToken { SessionToken(random.hex(words: 2)) }
 }

@@ -1,0 +1,67 @@
+import SetEngine
+import SetServerCore
+import Testing
+
+/// A peer is held as its address and port (every connection holds one, so it must be small), yet reads
+/// back exactly as the socket layer or a proxy spelled it: the log, the limits and the core see the same
+/// text and key as before.
+@Suite struct PeerAddressTests {
+    @Test(arguments: [
+        ("127.0.0.1:40000", "127.0.0.1", "127.0.0.1"),
+        ("192.168.100.123:54321", "192.168.100.123", "192.168.100.123"),
+        ("[::1]:7777", "::1", "0:0:0:0::/64"),
+        ("[2001:db8:1:2:3:4:5:6]:443", "2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("203.0.113.9", "203.0.113.9", "203.0.113.9"),
+        ("[2001:db8::9]", "2001:db8::9", "2001:db8:0:0::/64"),
+    ])
+    func anAddressAndPortReadBackAsGiven(text: String, address: String, key: String) {
+        let peer = PeerAddress(text)
+        #expect(peer.text == text)
+        #expect(peer.description == text)
+        #expect(peer.key == key)
+        #expect(peer.address == IPAddress(address))
+    }
+
+    /// Text the address does not spell back is kept as it was: an IPv4-mapped peer (the address is its
+    /// IPv4 one, the text stays the socket's), a zone, capitals, a name that is no address.
+    @Test(
+        arguments: [
+            ("[::ffff:192.0.2.7]:5000", "192.0.2.7", "192.0.2.7"),
+            ("[fe80::1%eth0]:5000", nil, "fe80:0:0:0::/64"),
+            ("[2001:DB8::1]:80", "2001:db8::1", "2001:db8:0:0::/64"),
+            ("[2001:db8:0:0::1]:80", "2001:db8::1", "2001:db8:0:0::/64"),
+            ("unix-socket", nil, "unix-socket"),
+            ("10.0.0.1:+5", "10.0.0.1", "10.0.0.1"),
+        ] as [(String, String?, String)])
+    func otherTextIsKeptAsItWas(text: String, address: String?, key: String) {
+        let peer = PeerAddress(text)
+        #expect(peer.text == text)
+        #expect(peer.key == key)
+        #expect(peer.address == address.flatMap { IPAddress($0) })
+    }
+
+    @Test func peersAreEqualWhenTheirTextIs() {
+        #expect(PeerAddress("127.0.0.1:1") == PeerAddress("127.0.0.1:1"))
+        #expect(PeerAddress("127.0.0.1:1") != PeerAddress("127.0.0.1:2"))
+        #expect(PeerAddress("127.0.0.1") != PeerAddress("127.0.0.1:1"))
+        #expect(PeerAddress("[::ffff:127.0.0.1]:1") != PeerAddress("127.0.0.1:1"))
+        #expect(PeerAddress(IPAddress("2001:db8::9")!, port: 4711) == PeerAddress("[2001:db8::9]:4711"))
+        #expect(PeerAddress(IPAddress("203.0.113.9")!, port: nil) == PeerAddress("203.0.113.9"))
+    }
+
+    /// What an idle player's connection costs: an address in 16 inline bytes, not an array, and a peer
+    /// of one address, a port and a reference (not two strings and an array).
+    @Test func addressesAndPeersAreSmallValues() {
+        #expect(MemoryLayout<IPAddress>.size <= 17)
+        #expect(MemoryLayout<PeerAddress>.size <= 32)
+        #expect(IPAddress("192.0.2.7")?.bytes == [192, 0, 2, 7])
+        #expect(IPAddress("::ffff:192.0.2.7")?.bytes == [192, 0, 2, 7])
+        #expect(
+            IPAddress("2001:db8::9")?.bytes == [0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 11) + [9]
+        )
+        #expect(
+            IPAddress(bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1]) == IPAddress("10.0.0.1")
+        )
+        #expect(Set([IPAddress("10.0.0.1"), IPAddress("::ffff:10.0.0.1"), IPAddress("::a00:1")]).count == 2)
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import SetServerCore
+
+/// The values every seated player's records hold, kept small (a token in 128 bits, a peer in 6 bytes)
+/// yet reading back exactly as they were written: the journal, the protocol and the log are unchanged.
+@Suite struct CompactValuesTests {
+    @Test func aTokenTheServerMakesIsItsBitsAndReadsBack() {
+        let text = "0123456789abcdef00000000000000ff"
+        #expect("\(SessionToken(text))" == text)
+        #expect(SessionToken(text) == SessionToken(text))
+        #expect(SessionToken(text) != SessionToken("0123456789abcdef00000000000000fe"))
+        #expect(MemoryLayout<SessionToken>.size <= 17)
+        let random = Randomness.seeded(1)
+        let made = Session.makeToken(random)
+        #expect("\(made)".utf8.count == 32)
+        #expect(SessionToken("\(made)") == made)
+    }
+
+    /// A token of any other shape (a hand-edited journal's, a client's guess) is its text: it reads back
+    /// as given and never equals a token of 32 hex digits.
+    @Test(arguments: [
+        "", "x", "0123456789ABCDEF00000000000000FF", "0123456789abcdef00000000000000f",
+        "é" + String(repeating: "a", count: 30),
+    ])
+    func anyOtherTokenIsItsText(text: String) {
+        #expect("\(SessionToken(text))" == text)
+        #expect(SessionToken(text) != SessionToken("0123456789abcdef00000000000000ff"))
+    }
+
+    @Test(arguments: [
+        "127.0.0.123:45678", "192.168.100.200:65535", "0.0.0.0:0", "010.0.0.1:5", "1.2.3.4", "1.2.3.4:",
+        "1.2.3.4:65536", "256.1.1.1:5", "[2001:db8::1]:443", "1.2.3.4:5:6", "1.2.3.4.5:6", "", "unix",
+    ])
+    func aPeerReadsBackAsGiven(text: String) {
+        #expect("\(PeerText(text))" == text)
+        #expect(Client(id: 1, peer: text, addressKey: "k", at: 0).peer == text)
+    }
+
+    /// Inline, no heap block: an IPv4 peer is 6 bytes and a tag, beside the 16 of a string's header.
+    @Test func aPeerIsAsSmallAsAStringHeader() {
+        #expect(MemoryLayout<PeerText>.size <= MemoryLayout<String>.size + 1)
+    }
+}
