@@ -4,10 +4,11 @@
 #   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|all] [SECONDS]   (default: all, 60 s each)
 #   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
-# The libraries under test (SetGame, SetProtocol, SetDigest, SetWeb, SetServerCore, SetEngine) are compiled
-# as their own modules with -sanitize=fuzzer,address, whole-module as a release build is (without -wmo
-# nothing is specialized or inlined across files, and an engine input costs a fifth more), so libFuzzer's
-# coverage and comparison tracing and ASan's checks cover them; each harness (Fuzz/<Name>Fuzzer.swift with
+# The libraries (SetGame, SetProtocol, SetDigest, SetQR, SetWeb, SetServerCore, SetEngine) are compiled as
+# their own modules, whole-module as a release build is (without -wmo nothing is specialized or inlined
+# across files, and an engine input costs a fifth more): those a target is about with -sanitize=fuzzer,address,
+# so libFuzzer's coverage and comparison tracing and ASan's checks cover them (the engine target without
+# ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
 # Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with
 # the tests) are compiled as a plain optimized module that imports them, like a test does: the checking code
 # costs no instrumentation and adds no coverage of its own. They are linked with libFuzzer's main into
@@ -23,7 +24,9 @@
 # working corpus, so a run does not depend on what earlier runs found), each stopped by libFuzzer's
 # -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
-# FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a crash.
+# FUZZ_REUSE_LIBS=1 links the harnesses against the libraries an earlier run built, for a change in Fuzz/
+# alone. FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a
+# crash.
 # The harnesses check what an earlier input already checked only once per process (CheckedOnce,
 # ComputedOnce and PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time,
 # which -merge=1 needs. Replay one input (a crash, or a corpus file) with: .build-fuzz/fuzz-protocol fuzz-artifacts/…
@@ -64,11 +67,16 @@ mkdir -p "$build" "$lib"
 [[ -f "$build/.gitignore" ]] || echo '*' >"$build/.gitignore"
 # Without this, Swift's own crash handler runs first and libFuzzer never writes the crash file.
 export SWIFT_BACKTRACE=enable=no
-# A 16 MB quarantine instead of ASan's 256 MB: a use after free is still caught within many inputs
-# worth of frees, and the working set stays in cache (a third faster on protocol inputs). No stack is
+# A 1 MB quarantine (64 KB per thread) instead of ASan's 256 MB: a use after free is still caught within
+# the last megabyte of frees — thousands of lines' worth, far more than a stale buffer pointer would be
+# used within — and memory comes back to malloc while it is still in the cache: with 16 MB, every
+# allocation's header was a cache miss (the hottest instruction of the game and protocol targets, the
+# allocator 12 % of their time). No stack is
 # kept for each allocation (5-9 % of every target's time); for them in a report, replay the input with
-# ASAN_OPTIONS=malloc_context_size=30.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=0:quarantine_size_mb=16}"
+# ASAN_OPTIONS=malloc_context_size=30. New memory is not filled with garbage first (max_malloc_fill_size=0;
+# 2-3 % of protocol's and game's time in memset): Swift never reads memory it did not initialize, and
+# ASan does not report such reads anyway.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=0:quarantine_size_mb=1:thread_local_quarantine_size_kb=64:max_malloc_fill_size=0}"
 
 common=(-parse-as-library -swift-version 6 -O -g)
 instrumented=(-sanitize=fuzzer,address "${common[@]}")
@@ -81,11 +89,24 @@ compile() {
     return "$status"
 }
 
-# Each library is built once per run of this script, after the libraries it imports.
+# Each library is built in up to three variants per run of this script, after the libraries it imports:
+#   cov     libFuzzer's coverage and comparison tracing, and ASan: the libraries a target is about;
+#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine target (below);
+#   plain   neither: the libraries a target only calls, as the harness itself is compiled.
+# Coverage of a library a target is not about adds cost, not findings: every traced comparison and every
+# counter libFuzzer collects after each input is paid for, and that library has its own target (SetGame,
+# SetProtocol, SetWeb, SetServerCore's journal) or is plain arithmetic over arrays, bounds-checked by
+# Swift (SetDigest, SetQR). The modules' interfaces are the same in every variant, so there is one
+# .swiftmodule per library (in $lib) and one archive per variant ($lib/cov, $lib/fuzzer, $lib/plain).
 built=" "
 library() {
-    local name="$1" deps=() sources=()
-    [[ "$built" == *" $name "* ]] && return 0
+    local name="$1" variant="$2" deps=() sources=() flags=()
+    [[ "$built" == *" $name/$variant "* ]] && return 0
+    # FUZZ_REUSE_LIBS=1: keep the archives an earlier run built (when only Fuzz/ changed since).
+    if [[ "${FUZZ_REUSE_LIBS:-}" == 1 && -f "$lib/$variant/lib$name.a" && -f "$lib/$name.swiftmodule" ]]; then
+        built+="$name/$variant "
+        return 0
+    fi
     case "$name" in
         SetProtocol) deps=(SetGame) ;;
         SetWeb) deps=(SetDigest SetQR) ;;
@@ -93,60 +114,100 @@ library() {
         SetEngine) deps=(SetServerCore SetProtocol SetWeb) ;;
     esac
     local dep
-    for dep in "${deps[@]}"; do library "$dep"; done
-    echo "== building $name (instrumented)" >&2
+    # An interface is all a library needs of what it imports: any variant's.
+    for dep in "${deps[@]}"; do
+        [[ "$built" == *" $dep/"* ]] || library "$dep" plain
+    done
+    case "$variant" in
+        cov) flags=("${instrumented[@]}") ;;
+        fuzzer) flags=(-sanitize=fuzzer "${common[@]}") ;;
+        plain) flags=("${common[@]}") ;;
+    esac
+    echo "== building $name ($variant)" >&2
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
     # A target with embedded resources (the page's files) needs the PackageResources SwiftPM generates.
     if grep -rq PackageResources "Sources/$name"; then
         swift build --target "$name" >&2
         sources+=("$(find .build -path "*/debug/$name.build/DerivedSources/embedded_resources.swift" | head -1)")
     fi
-    rm -f "$lib/lib$name.a"
-    compile "${instrumented[@]}" -wmo -module-name "$name" -I "$lib" -emit-module \
-        -emit-module-path "$lib/$name.swiftmodule" -emit-library -static -o "$lib/lib$name.a" "${sources[@]}"
-    built+="$name "
+    mkdir -p "$lib/$variant"
+    rm -f "$lib/$variant/lib$name.a"
+    compile "${flags[@]}" -wmo -module-name "$name" -I "$lib" -emit-module \
+        -emit-module-path "$lib/$name.swiftmodule" -emit-library -static -o "$lib/$variant/lib$name.a" \
+        "${sources[@]}"
+    built+="$name/$variant "
 }
 
 build_target() {
-    local target="$1" binary="$build/fuzz-$1" libraries=() files=()
+    local target="$1" binary="$build/fuzz-$1" covered=() called=() files=() sanitizers=fuzzer,address
     local support=Sources/SetTestSupport
+    # covered: the libraries the target is about (coverage, and ASan unless said otherwise); called: the
+    # rest it links (plain).
     case "$target" in
         protocol)
-            libraries=(SetProtocol SetGame)
+            # Card codes in CHOOSE are read by SetGame: part of what the parser does.
+            covered=(SetProtocol SetGame)
             files=(Fuzz/ProtocolFuzzer.swift "$support/FramingReference.swift" "$support/TextReference.swift")
             ;;
         game)
-            libraries=(SetGame)
+            covered=(SetGame)
             files=(Fuzz/GameFuzzer.swift "$support/SetReference.swift" "$support/MatchismoReference.swift"
                 "$support/ModeReference.swift" "$support/VariantReference.swift")
             ;;
         journal)
             # The journal's format and replay live in SetServerCore, over SetGame, SetProtocol and SetDigest
-            # (the digests of claimed names' keys).
-            libraries=(SetServerCore SetProtocol SetGame SetDigest)
+            # (the digests of claimed names' keys, and the 10,000 rounds of PBKDF2 a legacy room password
+            # gets on replay, which instrumented were a sixth of the target's time).
+            covered=(SetServerCore)
+            called=(SetProtocol SetGame SetDigest)
             files=(Fuzz/JournalFuzzer.swift)
             ;;
         http)
-            libraries=(SetWeb SetQR SetDigest)
+            covered=(SetWeb)
+            called=(SetQR SetDigest)
             files=(Fuzz/HTTPFuzzer.swift)
             ;;
         websocket)
-            libraries=(SetWeb SetQR SetDigest)
+            covered=(SetWeb)
+            called=(SetQR SetDigest)
             files=(Fuzz/WebSocketFuzzer.swift "$support/WebSocketReference.swift")
             ;;
         engine)
-            # The connection engine and the core it drives, with everything under them.
-            libraries=(SetEngine SetServerCore SetWeb SetQR SetProtocol SetGame SetDigest)
+            # The connection engine and the core it drives; the parsers and rules under them have their
+            # own targets. Without ASan: its allocator (a quarter of this target's time, the engine and
+            # core allocating for every line) and checks made the engine the slowest target by far, and
+            # what they could find here is fuzzed with ASan elsewhere: the engine's only unsafe code
+            # hands the bytes of a read, as a buffer pointer, to the line framer, the telnet filter and
+            # the HTTP and WebSocket parsers (the protocol, http and websocket targets), and the core's
+            # is the journal's and JSON's escape tables (the journal target). What this target is for —
+            # the journal gate, the output cap, the connection count, replay equal to live play — Swift's
+            # own checks (bounds, overflow, exclusivity) and the harness's invariants stop.
+            covered=(SetEngine SetServerCore)
+            called=(SetWeb SetQR SetProtocol SetGame SetDigest)
+            sanitizers=fuzzer
             files=(Fuzz/EngineFuzzer.swift)
             ;;
     esac
-    local name
-    for name in "${libraries[@]}"; do library "$name"; done
+    # Built in the order they import each other; linked the other way round (an archive before those it
+    # needs).
+    local name variant archives=()
+    for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetEngine; do
+        if [[ " ${covered[*]} " == *" $name "* ]]; then
+            variant=cov
+            [[ "$sanitizers" == *address* ]] || variant=fuzzer
+        elif [[ " ${called[*]:-} " == *" $name "* ]]; then
+            variant=plain
+        else
+            continue
+        fi
+        library "$name" "$variant"
+        archives=("$lib/$variant/lib$name.a" "${archives[@]}")
+    done
     echo "== building $target fuzzer" >&2
     rm -f "$binary" "$build/fuzz-$target.o"
     compile "${common[@]}" -module-name "Fuzz_$target" -I "$lib" -wmo -c Fuzz/FuzzSupport.swift "${files[@]}" \
         -o "$build/fuzz-$target.o"
-    compile -sanitize=fuzzer,address "$build/fuzz-$target.o" -L "$lib" "${libraries[@]/#/-l}" -o "$binary"
+    compile -sanitize="$sanitizers" "$build/fuzz-$target.o" "${archives[@]}" -o "$binary"
     [[ -x "$binary" ]]
 }
 
@@ -183,6 +244,9 @@ for target in "${targets[@]}"; do
     # (its prefix cache): deep games come from short inputs built on each other, which run far more
     # often than long ones (the same coverage at 128 bytes as at 2 KiB, in 60 s, at 1.5 times the rate).
     [[ "$target" == game ]] && maxlen=160
+    # Past the 1,024-byte line cap with a line after it (shorter caps come from the cap byte): at 4 KiB
+    # the longest inputs, framed and filtered four times each, were most of the target's time.
+    [[ "$target" == protocol ]] && maxlen=2100
     # Past the 8 KiB head cap, and room for frames with 16-bit lengths.
     [[ "$target" == http || "$target" == websocket ]] && maxlen=10000
     echo "== fuzzing $target for ${seconds}s (log: $log)" >&2

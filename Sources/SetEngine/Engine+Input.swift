@@ -174,9 +174,35 @@ extension Engine {
                         fields: [("id", "\(connection.id)"), ("refused", "\(replies.count / 3)")])))
             queue(replies, on: connection)
         }
-        for frame in frames {
+        handle(frames, on: connection)
+    }
+
+    /// Handles a connection's lines in order until its room has queued its pass's budget of lines
+    /// (``EngineLimits/linesPerRoomPerPass``); the rest wait for ``passEnded(at:)``. Lines that arrive
+    /// while some wait go behind them: a connection's commands are always handled in the order sent.
+    func handle(_ frames: [LineFramer.Frame], on connection: Connection) {
+        var frames = frames
+        var isBudgeted = true
+        if let waiting = deferredFrames[connection.id] {
+            guard waiting.count + frames.count > EngineLimits.maximumDeferredLines else {
+                deferredFrames[connection.id] = waiting + frames
+                return
+            }
+            // Too much held for one connection: handled now, budget or not (see the limit).
+            deferredFrames[connection.id] = nil
+            frames = waiting + frames
+            isBudgeted = false
+        }
+        for index in frames.indices {
             guard connection.isReading else { return }
-            switch frame {
+            let room = core.roomIdentity(of: connection.id)
+            if isBudgeted, let room, passLines[room, default: 0] >= EngineLimits.linesPerRoomPerPass {
+                deferredFrames[connection.id] = Array(frames[index...])
+                deferredOrder.append(connection.id)
+                return
+            }
+            let before = queuedWriteCount
+            switch frames[index] {
             case .tooLong:
                 guard admit(on: connection, verb: nil) else { continue }
                 let error = ProtocolError(
@@ -185,6 +211,9 @@ extension Engine {
                 queue(lineBytes: error.line, on: connection)
             case .line(let line):
                 receiveLine(line, on: connection)
+            }
+            if let room = room ?? core.roomIdentity(of: connection.id) {
+                passLines[room, default: 0] += queuedWriteCount - before
             }
         }
     }

@@ -63,6 +63,14 @@ public final class Engine {
     private var lost: [(ConnectionID, String)] = []
     /// Connections whose output was queued since the shell last said what it wrote.
     private var written: [Connection] = []
+    /// Lines each room's commands queued in this pass (see ``EngineLimits/linesPerRoomPerPass``).
+    var passLines: [ObjectIdentifier: Int] = [:]
+    /// Lines read but left for a later pass, their room's budget spent, by connection; and the
+    /// connections in the order they began waiting, which is the order they are served in.
+    var deferredFrames: [ConnectionID: [LineFramer.Frame]] = [:]
+    var deferredOrder: [ConnectionID] = []
+    /// Writes queued so far, on any connection: a command's cost to its room's budget is the difference.
+    var queuedWriteCount = 0
     private var announcedWake: Double?
     private var refusals = LogThrottle(interval: 1)
     /// The core's `refuse-room` lines (a room refused for a limit): one a second, with the count, so a
@@ -185,6 +193,7 @@ public final class Engine {
         begin(at: now)
         if let connection = connections.removeValue(forKey: id) {
             watched.remove(id)
+            deferredFrames[id] = nil
             if connection.isCounted { countedConnections -= 1 }
             uncountAddress(of: connection)
             if core.isConnected(id) { lost.append((id, "closed")) }
@@ -268,6 +277,12 @@ public final class Engine {
         let batchEnd = held[heldStart...].firstIndex(where: \.isCommit).map { $0 + 1 } ?? held.endIndex
         switch result {
         case .written:
+            if heldStart == 0, batchEnd == held.endIndex, pending.isEmpty {
+                // The usual case, one input's lines behind its one commit: they go out as they are,
+                // without copying each action (and its buffer's reference) from one list to another.
+                swap(&pending, &held)
+                return end()
+            }
             pending.append(contentsOf: held[heldStart..<batchEnd])
             heldStart = batchEnd
             if heldStart == held.endIndex { emptyHeld() }
@@ -317,7 +332,7 @@ public final class Engine {
 
     // MARK: Carrying out
 
-    private func begin(at now: Instant) {
+    func begin(at now: Instant) {
         self.now = now
     }
 
@@ -330,7 +345,7 @@ public final class Engine {
     /// Ends an input: the core hears of connections lost meanwhile (after the effects that lost them),
     /// records without a line to carry them are committed, and the next wake-up is asked for. Hands out
     /// the actions up to the first commit; the rest wait for its result.
-    private func end() -> [Action] {
+    func end() -> [Action] {
         while !lost.isEmpty {
             let (id, reason) = lost.removeFirst()
             carryOut(core.disconnected(id, reason: reason, at: now))
@@ -379,6 +394,9 @@ public final class Engine {
 
     /// Carries out the core's effects, in their order.
     func carryOut(_ effects: [Effect]) {
+        // A room's event is one buffer for all its members; framed once for all its WebSocket members
+        // too (the last lines framed, and their frames, kept for the next receiver of the same lines).
+        var framing: (lines: [UInt8], frames: [UInt8])?
         for effect in effects {
             switch effect {
             case .log(var event):
@@ -391,7 +409,17 @@ public final class Engine {
                 emit(.journal(record))
             case .send(let id, let bytes):
                 guard let connection = connections[id], connection.isReading else { continue }
-                queue(connection.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes, on: connection)
+                guard connection.isWebSocket else {
+                    queue(bytes, on: connection)
+                    continue
+                }
+                if let framing, framing.lines == bytes {
+                    queue(framing.frames, on: connection)
+                } else {
+                    let frames = WebSocketLines.frames(forLines: bytes)
+                    framing = (bytes, frames)
+                    queue(frames, on: connection)
+                }
             case .close(let id, _):
                 guard let connection = connections[id], connection.isReading else { continue }
                 if connection.isWebSocket { queue(WebSocketFrame.close(.normal), on: connection) }
@@ -407,6 +435,7 @@ public final class Engine {
         guard connection.isReading, !bytes.isEmpty else { return }
         if connection.queued == 0 { written.append(connection) }
         connection.queued += bytes.count
+        queuedWriteCount &+= 1
         guard connection.backlog + connection.queued <= outputLimit else {
             return drop(connection)
         }

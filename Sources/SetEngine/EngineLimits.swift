@@ -18,6 +18,17 @@ enum EngineLimits {
     /// bucket (nginx's `limit_req` is per address for the same reason).
     static let pagesPerSecondPerAddress = 20.0
     static let pageBurstPerAddress = 40.0
+    /// Lines one room's commands may queue in one pass of the shell (a CHAT in a room of ten queues ten)
+    /// before that room's further input waits for the next pass: a room flooding flat out then delays
+    /// only itself, and every other room's lines leave in the pass they were sent in. A pass is one
+    /// round of the shell's event loop: 80 CHATs in a room of 100, 800 in a room of 10. Not smaller: the
+    /// lines of a pass leave in one write per member, and a smaller share means more writes per line (at
+    /// 2,048 a flat-out room of 100 cost more CPU per line than with no bound, since its 64 lines in
+    /// flight took four passes).
+    static let linesPerRoomPerPass = 8_192
+    /// Lines a connection may have waiting for a later pass; past that its input is handled whatever its
+    /// room's budget, so what a client that sends without reading is held for stays bounded.
+    static let maximumDeferredLines = 16_384
     /// The longest WebSocket message: a protocol line (the same cap as over TCP) and the CRLF a client
     /// may end it with, which is dropped.
     static let maximumMessageLength = LineFramer.maximumLineLength + 2

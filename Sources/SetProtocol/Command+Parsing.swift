@@ -46,12 +46,31 @@ extension Command {
         return parse(line)
     }
 
+    /// The bytes after a leading `CHAT` verb (any ASCII case, after any blanks, followed by a blank or
+    /// the end), or `nil` when the line is another command.
+    private static func textAfterChat(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard let start = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), bytes.count - start >= 4
+        else { return nil }
+        let verb: [UInt8] = [0x43, 0x48, 0x41, 0x54]  // CHAT
+        for offset in 0..<4 where bytes[start + offset] & 0xDF != verb[offset] { return nil }
+        let end = start + 4
+        guard end == bytes.count || bytes[end] == 0x20 || bytes[end] == 0x09 else { return nil }
+        return bytes[end...]
+    }
+
     /// Parses one line of text.
     public static func parse(_ line: String) -> Result<Command, ProtocolError> {
         // Words are split on the blank *bytes*: split on `Character`s, a space followed by a zero-width
         // joiner or a combining mark is one grapheme, not a blank, and `CHAT <ZWJ>hi` would be one word.
         let bytes = Array(line.utf8)
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        // CHAT is most of a busy room's input, and its text is all it takes: read without splitting the
+        // line into words first (as the `.chat` case below reads it).
+        if let afterVerb = Self.textAfterChat(bytes) {
+            let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
+            guard !text.isEmpty else { return .failure(ProtocolError(.chat, .args, "usage: CHAT <text>")) }
+            return .success(.chat(text: text))
+        }
         let words = bytes.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
         guard let first = words.first else {
             return .failure(ProtocolError(nil, .unknown, "empty line; type HELP"))

@@ -13,7 +13,9 @@ public enum Effect: Equatable, Sendable {
     /// Write a line to the log.
     case log(LogEvent)
     /// Append an accepted change to the journal (a shell without a state directory ignores it).
-    case journal(JournalRecord)
+    /// Boxed: a record (a snapshot, a record event) is hundreds of bytes inline, and every effect, a
+    /// room's hundred sends included, would be that large and be copied at that size.
+    indirect case journal(JournalRecord)
     /// Queue these bytes (whole lines, each ending in LF) on a connection.
     case send(ConnectionID, [UInt8])
     /// Close a connection once its queued lines are written. The core has already forgotten it: its
@@ -51,9 +53,11 @@ final class Outbox {
         self.gameLogLimit = gameLogLimit
     }
 
-    func log(_ level: LogLevel, _ event: String, _ fields: [(String, String)] = []) {
+    /// The fields are built only for a level that is logged: a `debug` line per command must cost
+    /// nothing (no strings, no array) when the log is at `info` or above.
+    func log(_ level: LogLevel, _ event: String, _ fields: @autoclosure () -> [(String, String)] = []) {
         guard level >= logLevel else { return }
-        logs.append(.log(LogEvent(level: level, name: event, fields: fields)))
+        logs.append(.log(LogEvent(level: level, name: event, fields: fields())))
     }
 
     func record(_ record: JournalRecord) {
@@ -75,18 +79,21 @@ final class Outbox {
 
     /// Everything gathered since the last drain, in order; the outbox is empty afterwards.
     func drain() -> [Effect] {
-        guard !(logs.isEmpty && records.isEmpty && closes.isEmpty) else {
-            defer { sends.removeAll(keepingCapacity: true) }
-            return sends
+        // The sends (a room's broadcast: one per member) are the bulk: they go out in their own array,
+        // the few logs and records moved in ahead of them, never copied effect by effect.
+        var effects = sends
+        sends = []
+        // Room for the next call's as many (one allocation, not a doubling per few members).
+        sends.reserveCapacity(min(effects.count, 1024))
+        if !(logs.isEmpty && records.isEmpty) {
+            effects.insert(contentsOf: logs + records, at: 0)
+            logs.removeAll(keepingCapacity: true)
+            records.removeAll(keepingCapacity: true)
         }
-        var effects = logs
-        effects += records
-        effects += sends
-        effects += closes
-        logs.removeAll(keepingCapacity: true)
-        records.removeAll(keepingCapacity: true)
-        sends.removeAll(keepingCapacity: true)
-        closes.removeAll(keepingCapacity: true)
+        if !closes.isEmpty {
+            effects += closes
+            closes.removeAll(keepingCapacity: true)
+        }
         return effects
     }
 }

@@ -112,7 +112,9 @@ public final class ServerCore {
         // While the journal cannot be written, nothing changes by itself that it would have to keep:
         // seats wait to expire and countdowns wait to deal until it can.
         guard journalProblem == nil else { return drain() }
-        for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
+        // Only the away are sorted: most sessions are online, and this runs every second.
+        for session in sessionsByName.values.filter({ $0.awaySince != nil }).sorted(by: { $0.name < $1.name })
+        {
             guard let since = session.awaySince, time - since > configuration.grace else { continue }
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)

@@ -86,11 +86,11 @@ final class SimulatedClient {
             }
             while let (payload, opcode, next) = Self.frame(in: inbox, from: start) {
                 start = next
-                if opcode == 1 { take(String(decoding: payload, as: UTF8.self)) }
+                if opcode == 1 { take(payload[...]) }
             }
         } else {
             while let newline = inbox[start...].firstIndex(of: 0x0A) {
-                take(String(decoding: inbox[start..<newline], as: UTF8.self))
+                take(inbox[start..<newline])
                 start = newline + 1
             }
         }
@@ -100,17 +100,20 @@ final class SimulatedClient {
     /// Lines read since the last final line: a reply's data lines are its last ones.
     private var sinceFinal: [ServerLine] = []
 
-    private func take(_ text: String) {
-        let line = ServerLine(parsing: text)
-        if line.isFinal { finals.append(text) }
+    /// Takes one line, parsed from its bytes as set-cli parses them (its text is made only for the lines
+    /// the trace or a problem report shows).
+    private func take(_ bytes: ArraySlice<UInt8>) {
+        let line = ServerLine(parsing: bytes)
+        func text() -> String { String(decoding: bytes, as: UTF8.self) }
+        if line.isFinal { finals.append(text()) }
         // The board before a new one (worked out only for a board line: most lines are not).
         if case .board = line, view.room != nil {
             let cards = view.setCards.compactMap { $0 }
             if !cards.isEmpty { earlierBoard = (view.revision, cards) }
         }
         _ = view.apply(line)
-        if case .unknown = line { protocolProblems.append(text) }
-        if case .bye = line { finals.append(text) }
+        if case .unknown = line { protocolProblems.append(text()) }
+        if case .bye = line { finals.append(text()) }
         // A RESUME retired the token presented; this one takes the seat back from now on.
         if case .token(let fresh) = line { token = fresh }
         guard line.isFinal else { return sinceFinal.append(line) }
@@ -121,7 +124,9 @@ final class SimulatedClient {
             switch detail {
             case .hello(_, let token): self.token = token
             case .join, .watch, .resume, .state:
-                view = GameView(lines: sinceFinal.suffix(detail.dataCount).map(\.text))
+                // The lines as parsed when they were read (not written out as text and parsed again).
+                view = GameView()
+                for data in sinceFinal.suffix(detail.dataCount) { _ = view.apply(data) }
                 earlierBoard = nil
             case .leave: view = GameView()
             default: break

@@ -64,7 +64,12 @@ extension Simulation {
             // The replay check compared exactly these rooms, all of them or those touched.
             snapshots = liveRooms
         } else if everything {
-            snapshots = engine.core.roomNames.sorted().compactMap { engine.core.snapshot(ofRoom: $0) }
+            // The rooms the replay check took already are not taken again.
+            var taken: [String: RoomSnapshot] = [:]
+            for room in liveRooms ?? [] { taken[room.name] = room }
+            snapshots = engine.core.roomNames.sorted().compactMap {
+                taken[$0] ?? engine.core.snapshot(ofRoom: $0)
+            }
         } else {
             snapshots = Set(records.compactMap(\.roomName)).sorted().compactMap {
                 engine.core.snapshot(ofRoom: $0)

@@ -44,8 +44,9 @@ public final class Simulation {
     private var nextTickAt: Double
     private var wakeAt: Double?
     var replay: ReplayCheck
-    /// The archive lines the replay checks read, kept across restarts (each rewrite holds them again).
-    let archiveLines: ReplayCheck.ArchiveLines
+    /// The journal lines read so far, kept across restarts: each rewrite holds most of them again, and
+    /// the restart after it reads them back (the daemon's reading and the replay check's).
+    let knownLines: ReplayCheck.KnownLines
     var random: SeededGenerator
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
@@ -86,8 +87,8 @@ public final class Simulation {
         configuration.keyHashIterations = 16
         self.configuration = configuration
         engine = Engine(configuration: configuration, random: .seeded(seed))
-        archiveLines = ReplayCheck.ArchiveLines()
-        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
+        knownLines = ReplayCheck.KnownLines()
+        replay = ReplayCheck(configuration: configuration, knownLines: knownLines)
         random = SeededGenerator(seed: seed &* 0x9E37_79B9_7F4A_7C15)
         clients = (0..<count).map(SimulatedClient.init(index:))
         nextTickAt = now.uptime + 1
@@ -357,14 +358,15 @@ public final class Simulation {
         disk.tick()
         guard !engine.isJournalAvailable, !disk.isFull else { return }
         let records = engine.core.snapshotRecords()
-        disk.rewrite(records, at: now.uptime)
+        let bodies = disk.rewrite(records, at: now.uptime)
         let rewritten = disk.bytes
-        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
+        replay = ReplayCheck(configuration: configuration, knownLines: knownLines)
         carryOut(engine.journalRecovered(at: now))
-        // Read back from the bytes the disk now holds, as a restart would read them.
+        // Read back from the bytes the disk now holds, as a restart would read them, and compared with
+        // the state they were written from, byte for byte.
         if let mismatch = catching({
-            try replay.feed(journal: rewritten[...])
-            try replay.compare(with: engine.core)
+            try replay.feed(wholeJournal: rewritten[...])
+            try replay.compare(rewrite: records, bodies: bodies)
         }) {
             fail("the rewritten journal does not replay: \(mismatch)")
         }
@@ -395,7 +397,10 @@ public final class Simulation {
         }
         let contents: JournalReader.Contents
         do {
-            contents = try JournalReader.parse(surviving, path: "journal")
+            // The daemon's own reading, with the lines it read before (at the last restart, or in the
+            // replay checks of the rewrites since) taken from what they held then.
+            knownLines.beginWholeJournal()
+            contents = try JournalReader.parse(surviving, path: "journal", reading: knownLines.record(body:))
         } catch {
             return fail("the journal left by a crash does not read: \(error)")
         }
@@ -419,14 +424,14 @@ public final class Simulation {
             ratings[name + " " + mode] = bits
         }
         disk = VirtualDisk()
-        disk.rewrite(records, at: now.uptime)
+        let bodies = disk.rewrite(records, at: now.uptime)
         let rewritten = disk.bytes
-        replay = ReplayCheck(configuration: configuration, archiveLines: archiveLines)
+        replay = ReplayCheck(configuration: configuration, knownLines: knownLines)
         carryOut(actions.filter { if case .journal = $0 { false } else { true } })
         // The snapshot it wrote, replayed, is the state it restored: a compaction loses nothing.
         if let mismatch = catching({
-            try replay.feed(journal: rewritten[...])
-            try replay.compare(with: engine.core)
+            try replay.feed(wholeJournal: rewritten[...])
+            try replay.compare(rewrite: records, bodies: bodies)
         }) {
             fail("the restored state does not survive its own snapshot: \(mismatch)")
         }

@@ -85,9 +85,17 @@ struct VirtualDisk {
     }
 
     /// Rewrites the journal as `records` (a compaction), synced; the journal is available again.
-    mutating func rewrite(_ records: [JournalRecord], at now: Double) {
+    /// Returns each record's body as written (the replay check compares the rewrite's replay with them).
+    @discardableResult
+    mutating func rewrite(_ records: [JournalRecord], at now: Double) -> [[UInt8]] {
         bytes = []
-        for record in records { bytes += record.line }
+        var bodies: [[UInt8]] = []
+        bodies.reserveCapacity(records.count)
+        for record in records {
+            let body = record.body
+            bytes += JournalCoding.line(body: body)
+            bodies.append(body)
+        }
         appended = []
         appendedRecords = []
         written = []
@@ -95,6 +103,7 @@ struct VirtualDisk {
         acknowledged = bytes.count
         isUnavailable = false
         sync(at: now)
+        return bodies
     }
 
     /// The journal said it cannot take more: records are dropped until the state is rewritten.

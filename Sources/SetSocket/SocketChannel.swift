@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One non-blocking socket driven by an ``EventLoop`` on one serial queue, with a bounded-by-its-owner
 /// output buffer.
 ///
@@ -92,8 +96,16 @@ public final class SocketChannel {
     private var isWaitingForWritable = false
     /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    /// Queued output, in the order it leaves: the buffers themselves, not copies. A room's event is one
+    /// array shared by every member's channel; holding a reference keeps it alive and unchanged (no one
+    /// can write to an array another holder shares without copying it first), so its bytes are written
+    /// from where they are, gathered with the others in one `sendmsg`.
+    private var chunks: [[UInt8]] = []
+    /// The first chunk not wholly written, and how many of its bytes were.
+    private var chunkStart = 0
+    private var chunkOffset = 0
+    private var queuedBytes = 0
+    private var heldBytes = 0
 
     /// Wraps a connected non-blocking socket, on a loop of its own on `queue` (one epoll set for this
     /// one socket: right for a single connection such as set-cli's; many channels should share one
@@ -150,34 +162,30 @@ public final class SocketChannel {
     }
 
     /// Bytes queued and not yet written.
-    public var pendingOutput: Int { output.count - outputStart }
+    public var pendingOutput: Int { queuedBytes }
 
-    /// Bytes the output buffer holds, written or not: what a connection costs in memory. Compaction keeps
-    /// it within about twice ``pendingOutput`` (plus 64 KiB), however much was ever sent.
-    public var retainedOutput: Int { output.count }
+    /// Bytes the output queue holds, written or not: what a connection costs in memory (a buffer shared
+    /// with other channels counts whole here too). Chunks written are let go whenever the socket stops
+    /// taking more, so this stays within what is waiting plus the one chunk being written from the middle.
+    public var retainedOutput: Int { heldBytes }
 
-    /// Queues bytes; they leave at the next ``flush()``.
+    /// Queues bytes; they leave at the next ``flush()``. The buffer is kept as it is, not copied: the
+    /// same event queued on a hundred channels is one buffer in memory.
     public func enqueue(_ bytes: [UInt8]) {
-        guard state != .closed else { return }
-        if output.isEmpty {
-            // Nothing waiting: take the bytes themselves. A room's event, formatted once, is then the
-            // same buffer for every member, written from without a copy.
-            output = bytes
-        } else {
-            output.append(contentsOf: bytes)
-        }
+        guard state != .closed, !bytes.isEmpty else { return }
+        // A few lines per pass is the usual queue: room for them at once, not a reallocation per line.
+        if chunks.isEmpty { chunks.reserveCapacity(8) }
+        chunks.append(bytes)
+        queuedBytes += bytes.count
+        heldBytes += bytes.count
     }
 
-    /// Writes as much queued output as the socket takes; waits for the socket to drain the rest.
+    /// Writes as much queued output as the socket takes, gathered (at most ``Socket/maximumGather``
+    /// buffers a call); waits for the socket to drain the rest.
     public func flush() {
         guard state != .closed, state != .connecting else { return }
-        while pendingOutput > 0 {
-            // `withUnsafeBytes` only rethrows `any Error`; a `Result` keeps the error a `SocketError`.
-            let attempt = output.withUnsafeBytes { raw in
-                Result { () throws(SocketError) in
-                    try socket.write(UnsafeRawBufferPointer(rebasing: raw[outputStart...]))
-                }
-            }
+        while queuedBytes > 0 {
+            let attempt = writeGathered()
             let result: Socket.Transfer
             switch attempt {
             case .success(let transfer): result = transfer
@@ -187,19 +195,56 @@ public final class SocketChannel {
             }
             switch result {
             case .bytes(let n):
-                outputStart += n
+                advance(by: n)
             case .wouldBlock, .closed:
                 compactOutput()
                 isWaitingForWritable = true
                 return
             }
         }
-        // Nothing is kept once everything is written: an idle connection holds no output buffer, and the
-        // next pass usually takes its first bytes without a copy (see ``enqueue(_:)``).
-        output = []
-        outputStart = 0
+        // Nothing is kept once everything is written: an idle connection holds no output queue.
+        chunks = []
+        chunkStart = 0
+        chunkOffset = 0
+        heldBytes = 0
         isWaitingForWritable = false
         if state == .closing { close() }
+    }
+
+    /// One gathered write of the queue's front.
+    private func writeGathered() -> Result<Socket.Transfer, SocketError> {
+        let count = min(chunks.count - chunkStart, Socket.maximumGather)
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+            for i in 0..<count {
+                let skip = i == 0 ? chunkOffset : 0
+                // The pointer outlives the closure only until the write below returns: `chunks` holds the
+                // array all that time and nothing writes to it (see ``chunks``), so its storage stays put.
+                chunks[chunkStart + i].withUnsafeBytes { raw in
+                    vectors[i] = iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                        iov_len: raw.count - skip)
+                }
+            }
+            return Result { () throws(SocketError) in
+                try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
+            }
+        }
+    }
+
+    /// Moves the front of the queue past `written` bytes.
+    private func advance(by written: Int) {
+        queuedBytes -= written
+        var left = written
+        while left > 0 {
+            let rest = chunks[chunkStart].count - chunkOffset
+            if left < rest {
+                chunkOffset += left
+                return
+            }
+            left -= rest
+            chunkStart += 1
+            chunkOffset = 0
+        }
     }
 
     /// Stops reading, writes what is queued, then closes. A channel still connecting closes at once.
@@ -218,8 +263,11 @@ public final class SocketChannel {
         state = .closed
         loop.unregister(self)
         socket.close()
-        output = []
-        outputStart = 0
+        chunks = []
+        chunkStart = 0
+        chunkOffset = 0
+        queuedBytes = 0
+        heldBytes = 0
         isWaitingForWritable = false
         // Alive until released, even if the owner lets go now; released after what runs now, so that a
         // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.
@@ -227,12 +275,13 @@ public final class SocketChannel {
         loop.runSoon { self.released() }
     }
 
-    /// Drops what was written from the front of the buffer once it is most of it, so a peer that reads
-    /// slowly holds at most about twice what is still waiting, not everything ever sent to it.
+    /// Lets go of the chunks written so far, so a peer that reads slowly holds only what still waits for
+    /// it (and the rest of the chunk being written), not everything ever sent to it.
     private func compactOutput() {
-        guard outputStart >= 1 << 16, outputStart * 2 >= output.count else { return }
-        output.removeSubrange(..<outputStart)
-        outputStart = 0
+        guard chunkStart > 0 else { return }
+        for chunk in chunks[..<chunkStart] { heldBytes -= chunk.count }
+        chunks.removeSubrange(..<chunkStart)
+        chunkStart = 0
     }
 
     /// One event from the loop's epoll set.

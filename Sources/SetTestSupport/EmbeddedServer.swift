@@ -43,6 +43,9 @@ public final class EmbeddedServer {
     private var nextID = 1
     /// When the engine asked to be woken.
     private var wakeAt: Double?
+    /// Whether every input is a pass of its own, ended at once (lines that wait for the next pass are
+    /// handled before the input returns), as on by default; off, a test ends passes with ``endPass()``.
+    public var endsPassAfterEveryInput = true
     /// Clients that stopped reading: their unread bytes are the backlog the engine is told of.
     private var stalled: Set<ConnectionID> = []
     /// Replays the journal after every input and compares it with the live core (see ``ReplayCheck``);
@@ -210,6 +213,15 @@ public final class EmbeddedServer {
 
     func received(_ bytes: [UInt8], from client: EmbeddedClient) {
         perform(engine.received(bytes, on: client.id, at: now))
+        guard endsPassAfterEveryInput else { return }
+        repeat { endPass() } while engine.hasDeferredInput
+    }
+
+    /// Ends a pass of the virtual shell: the rooms' budgets start again and lines that waited for the
+    /// next pass are handled (see ``Engine/passEnded(at:)``).
+    public func endPass() {
+        let actions = engine.passEnded(at: now)
+        if !actions.isEmpty { perform(actions) }
     }
 
     func closedByPeer(_ client: EmbeddedClient) {

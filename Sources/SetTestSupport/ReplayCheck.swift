@@ -20,38 +20,15 @@ public struct ReplayCheck {
         var rooms: [String: String] = [:]
     }
 
-    /// Archive lines already read, for ``feed(journal:)``.
-    private let archiveLines: ArchiveLines
+    /// Journal lines read before, shared by the checks of one run.
+    private let knownLines: KnownLines
 
-    /// The records of archive lines read before, by the lines' whole bytes: an archived game never
-    /// changes, so every rewrite of a journal (a restart, the end of an outage) holds the same archive
-    /// lines again, and reading a line is a function of its bytes alone. Reading one (its game record's
-    /// JSON) was most of what a restart cost the simulation. Shared by the checks of one run, one
-    /// after the other (not across threads).
-    public final class ArchiveLines {
-        fileprivate var records: [Line: JournalRecord] = [:]
-        /// At most this many lines are kept; past it they are forgotten and read again.
-        fileprivate let capacity: Int
-
-        /// An empty cache of at most `capacity` lines.
-        public init(capacity: Int = 4096) { self.capacity = capacity }
-
-        /// A line's bytes as a key, hashed as one block of memory (an array's own hash feeds the hasher
-        /// a byte at a time, and archive lines are kilobytes long).
-        fileprivate struct Line: Hashable {
-            let bytes: ArraySlice<UInt8>
-
-            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-
-            static func == (a: Line, b: Line) -> Bool { a.bytes == b.bytes }
-        }
-    }
-
-    /// Starts a check of a core made with `configuration` that has written nothing yet; `archiveLines`
-    /// remembers the archive lines ``feed(journal:)`` read, for the next check of the same run.
-    public init(configuration: ServerConfiguration, archiveLines: ArchiveLines = ArchiveLines()) {
+    /// Starts a check of a core made with `configuration` that has written nothing yet; `knownLines`
+    /// remembers the lines read (archive lines, and every line of a whole journal), for the next check
+    /// of the same run.
+    public init(configuration: ServerConfiguration, knownLines: KnownLines = KnownLines()) {
         shadow = ServerCore(configuration: configuration)
-        self.archiveLines = archiveLines
+        self.knownLines = knownLines
     }
 
     /// A difference between live play and its replay.
@@ -78,13 +55,24 @@ public struct ReplayCheck {
     /// file holds them), without comparing: the bytes a disk kept, read as a restart reads them, with no
     /// record encoded again.
     public mutating func feed(journal bytes: ArraySlice<UInt8>) throws(Mismatch) {
+        try feed(journal: bytes, isWhole: false)
+    }
+
+    /// Replays a whole journal (a rewrite: header, archive, snapshots), as ``feed(journal:)`` does,
+    /// remembering every line: the next rewrite, and the restart that reads it, hold most of them again.
+    public mutating func feed(wholeJournal bytes: ArraySlice<UInt8>) throws(Mismatch) {
+        knownLines.beginWholeJournal()
+        try feed(journal: bytes, isWhole: true)
+    }
+
+    private mutating func feed(journal bytes: ArraySlice<UInt8>, isWhole: Bool) throws(Mismatch) {
         var records: [JournalRecord] = []
         var start = bytes.startIndex
         while start < bytes.endIndex {
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
                 throw Mismatch(description: "the journal ends inside a record")
             }
-            records.append(try read(line: bytes[start..<end]))
+            records.append(try read(line: bytes[start..<end], remembering: isWhole))
             start = end + 1
         }
         guard !records.isEmpty else { return }
@@ -155,18 +143,29 @@ public struct ReplayCheck {
     private static func digest(_ core: ServerCore, known: [String: String]) -> (
         records: [JournalRecord], archives: [String: String]
     ) {
+        let (records, archives, _) = digest(core.snapshotRecords(), known: known)
+        return (records, archives)
+    }
+
+    /// ``digest(_:known:)`` of a core's snapshot records, with where each record it keeps came from
+    /// among them (`nil` for the archives' counts, which it makes).
+    private static func digest(_ snapshot: [JournalRecord], known: [String: String]) -> (
+        records: [JournalRecord], archives: [String: String], sources: [Int?]
+    ) {
         var records: [JournalRecord] = []
+        var sources: [Int?] = []
         var counts: [String: Int] = [:]
-        var newest: [String: JournalRecord] = [:]
+        var newest: [String: Int] = [:]
         var keys: [String: String] = [:]
-        for record in core.snapshotRecords() {
+        for (index, record) in snapshot.enumerated() {
             guard case .archive(let room, let game) = record else {
                 records.append(record)
+                sources.append(index)
                 continue
             }
             let count = (counts[room] ?? 0) + 1
             counts[room] = count
-            newest[room] = record
+            newest[room] = index
             // Times to the millisecond, as the journal keeps them.
             let start = Int((game.startedAt * 1000).rounded())
             let end = Int((game.endedAt * 1000).rounded())
@@ -175,10 +174,36 @@ public struct ReplayCheck {
         for room in keys.keys.sorted() {
             let key = keys[room]!
             records.append(.chat(room: room, name: "archived-games", text: key))
-            if known[room] != key { records.append(newest[room]!) }
+            sources.append(nil)
+            if known[room] != key {
+                records.append(snapshot[newest[room]!])
+                sources.append(newest[room]!)
+            }
         }
-        let archives = keys
-        return (records, archives)
+        return (records, keys, sources)
+    }
+
+    /// Compares the replay so far with the journal just rewritten whole from a live core (a restart's,
+    /// or the end of an outage's): `records`, written as the lines whose bodies are `bodies`, as
+    /// ``compare(with:)`` compares it with the live core — the live side's bytes are those the rewrite
+    /// wrote, not encoded a second time. What changes after the rewrite reaches the replay as records,
+    /// checked as every step's are.
+    public func compare(rewrite records: [JournalRecord], bodies: [[UInt8]]) throws(Mismatch) {
+        precondition(records.count == bodies.count, "a body for each record")
+        let (liveRecords, liveArchives, sources) = Self.digest(records, known: compared.rooms)
+        let (replayed, _) = Self.digest(shadow, known: compared.rooms)
+        for (index, (a, b)) in zip(liveRecords, replayed).enumerated() {
+            let written = sources[index].map { bodies[$0] } ?? a.body
+            guard written != b.body else { continue }
+            let text = String(decoding: written, as: UTF8.self)
+            throw Mismatch(
+                description:
+                    "replay differs from the rewritten journal: written\n  \(text)\nreplay has\n  \(b.text)")
+        }
+        if liveRecords.count != replayed.count, let difference = Self.difference(liveRecords, replayed) {
+            throw Mismatch(description: "replay differs from the rewritten journal: \(difference)")
+        }
+        compared.rooms = liveArchives
     }
 
     /// Compares the replay of rooms `names` (those the last records touched) with `live`: their games,
@@ -216,14 +241,15 @@ public struct ReplayCheck {
     /// Checks that the compacted journal — what a restart writes — holds `live`'s state again.
     ///
     /// Each record is encoded once on each side and compared as bytes (a record's `==` encodes both
-    /// sides every time).
+    /// sides every time); archive lines read before are taken from ``KnownLines`` (reading a line is a
+    /// function of its bytes).
     public func compareSnapshotRoundTrip(of live: ServerCore) throws(Mismatch) {
         let expected = live.snapshotRecords().map(\.body)
         let compacted = ServerCore(configuration: live.configuration)
         do {
             var records: [JournalRecord] = []
             for body in expected {
-                records.append(try Self.read(line: JournalCoding.line(body: body).dropLast()))
+                records.append(try read(line: JournalCoding.line(body: body).dropLast(), remembering: false))
             }
             try compacted.replay(records, isFirst: true)
         } catch {
@@ -251,17 +277,21 @@ public struct ReplayCheck {
         return out
     }
 
-    /// The record a journal line (without its LF) holds, an archive line read before from the cache.
-    private func read(line: ArraySlice<UInt8>) throws(Mismatch) -> JournalRecord {
-        let isArchive = line.starts(with: Self.archivePrefix)
-        if isArchive, let record = archiveLines.records[ArchiveLines.Line(bytes: line)] { return record }
-        let record = try Self.read(line: line)
-        if isArchive {
-            if archiveLines.records.count >= archiveLines.capacity { archiveLines.records = [:] }
-            archiveLines.records[ArchiveLines.Line(bytes: line)] = record
+    /// The record a journal line (without its LF) holds, its checksum verified; a line read before (an
+    /// archive line, or with `remembering` any line) from ``KnownLines``.
+    private func read(line: ArraySlice<UInt8>, remembering: Bool) throws(Mismatch) -> JournalRecord {
+        guard let body = JournalCoding.verifiedBody(line) else {
+            throw Mismatch(description: "a record's checksum does not verify: \(Self.text(line))")
         }
-        return record
+        do {
+            return try knownLines.record(
+                body: body, remembering: remembering || line.starts(with: Self.archivePrefix))
+        } catch {
+            throw Mismatch(description: "a record does not read back: \(Self.text(line)): \(error)")
+        }
     }
+
+    private static func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self) }
 
     private static let archivePrefix = Array("archive ".utf8)
 

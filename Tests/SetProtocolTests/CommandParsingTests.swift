@@ -303,6 +303,16 @@ struct ChatParsingTests {
         #expect(command("CHAT @17") == .chat(text: "@17"))
     }
 
+    /// CHAT is read without splitting the line into words: only the verb itself, in any ASCII case and
+    /// followed by a blank or the end, is CHAT.
+    @Test func onlyTheVerbChatIsChat() {
+        #expect(command("cHaT mixed") == .chat(text: "mixed"))
+        #expect(refusal("CHATTER hi")?.code == .unknown)
+        #expect(refusal("CHA T hi")?.code == .unknown)
+        #expect(refusal("\u{1D04}HAT hi")?.code == .unknown, "a small capital C is no C")
+        #expect(refusal("CHAT \t ") == ProtocolError(.chat, .args, "usage: CHAT <text>"))
+    }
+
     @Test func leadingWhitespaceBeforeChatIsNotPartOfTheText() {
         #expect(command("  CHAT hi") == .chat(text: "hi"))
         #expect(command("\tchat  hi there") == .chat(text: "hi there"))

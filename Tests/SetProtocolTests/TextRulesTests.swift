@@ -20,6 +20,28 @@ struct TextRulesTests {
         #expect(!TextRules.isValidName(name))
     }
 
+    /// Printable ASCII takes a shortcut past the scalar-by-scalar walk: it must come out as that walk
+    /// makes it, the spaces at its ends gone and nothing else touched; anything else takes the walk.
+    @Test func printableAsciiTextIsOnlyTrimmed() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<length).map { _ in
+                Bool.random(using: &generator) ? 0x20 : UInt8.random(in: 0x20...0x7E, using: &generator)
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let trimmed = text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+            #expect(TextRules.sanitized(text) == String(trimmed), "\(text)")
+        }
+        #expect(TextRules.sanitized("  hi there ") == "hi there")
+        #expect(TextRules.sanitized("   ") == "")
+        #expect(
+            TextRules.sanitized("a\tb") == "a b", "a tab is no printable ASCII: the walk makes it a space")
+        #expect(TextRules.sanitized("red \u{1B}[31mtext") == "red text")
+        #expect(TextRules.sanitized(" \u{301}hi") == "hi")
+        #expect(TextRules.sanitized("caf\u{E9} ") == "caf\u{E9}")
+    }
+
     @Test func theNameLengthBoundaryIsSixteen() {
         #expect(TextRules.maximumNameLength == 16)
         #expect(TextRules.isValidName(String(repeating: "a", count: 16)))

@@ -15,10 +15,10 @@ import Testing
 
     @Test func aJournalsBytesReplayToTheLiveStateAndAgainFromTheRememberedArchive() throws {
         let (server, _, bytes) = try night()
-        let lines = ReplayCheck.ArchiveLines()
+        let lines = ReplayCheck.KnownLines()
         for _ in 0..<2 {
-            var check = ReplayCheck(configuration: server.core.configuration, archiveLines: lines)
-            try check.feed(journal: bytes[...])
+            var check = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
+            try check.feed(wholeJournal: bytes[...])
             try check.compare(with: server.core)
             try check.compareValues(with: server.core)
             try check.compareSnapshotRoundTrip(of: server.core)
@@ -27,8 +27,8 @@ import Testing
 
     @Test func aChangedArchiveLineIsReadAgainAndFailsTheCheck() throws {
         let (server, records, bytes) = try night()
-        let lines = ReplayCheck.ArchiveLines()
-        var first = ReplayCheck(configuration: server.core.configuration, archiveLines: lines)
+        let lines = ReplayCheck.KnownLines()
+        var first = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
         try first.feed(journal: bytes[...])
         // A digit of the last archive line (the newest game of its room) changed, its checksum made
         // right: a different game, which must not be taken for the one remembered.
@@ -40,7 +40,7 @@ import Testing
         for (i, record) in records.enumerated() {
             changed += i == index ? JournalCoding.line(body: body) : record.line
         }
-        var second = ReplayCheck(configuration: server.core.configuration, archiveLines: lines)
+        var second = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
         #expect(throws: ReplayCheck.Mismatch.self) {
             try second.feed(journal: changed[...])
             try second.compare(with: server.core)
@@ -55,5 +55,63 @@ import Testing
         scribbled[scribbled.count / 2] ^= 0x01
         var check = ReplayCheck(configuration: server.core.configuration)
         #expect(throws: ReplayCheck.Mismatch.self) { try check.feed(journal: scribbled[...]) }
+    }
+
+    @Test func aWholeJournalReadAgainIsTakenFromTheKnownLinesAndStillReplaysToTheLiveState() throws {
+        let (server, records, bytes) = try night()
+        let lines = ReplayCheck.KnownLines()
+        var first = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
+        try first.feed(wholeJournal: bytes[...])
+        #expect(lines.hits == 0)
+        // The daemon's own reading of the same bytes takes every line from what the check read.
+        lines.beginWholeJournal()
+        let contents = try JournalReader.parse(bytes, path: "journal", reading: lines.record(body:))
+        #expect(contents.records.map(\.body) == records.map(\.body))
+        #expect(lines.hits == records.count - 1)  // all but the header, which the reader reads itself
+        var second = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
+        try second.feed(wholeJournal: bytes[...])
+        try second.compare(with: server.core)
+        try second.compare(rewrite: records, bodies: records.map(\.body))
+        // Every line but the header: the daemon's reading above did not take it from the cache, so
+        // it was forgotten with the first read's lines.
+        #expect(lines.hits == 2 * records.count - 2)
+    }
+
+    @Test func aChangedSnapshotLineInAWholeJournalIsReadAgainAndFailsTheCheck() throws {
+        let (server, records, bytes) = try night()
+        let lines = ReplayCheck.KnownLines()
+        var first = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
+        try first.feed(wholeJournal: bytes[...])
+        // A seat's token changed in the last room's snapshot, its checksum made right.
+        let index = try #require(records.lastIndex { if case .snapshot = $0 { true } else { false } })
+        guard case .snapshot(var room) = records[index], !room.seats.isEmpty else {
+            Issue.record("the night's last room has no seat")
+            return
+        }
+        room.seats[0].token = "changed"
+        var changed = records
+        changed[index] = .snapshot(room)
+        var second = ReplayCheck(configuration: server.core.configuration, knownLines: lines)
+        try second.feed(wholeJournal: changed.flatMap(\.line)[...])
+        #expect(throws: ReplayCheck.Mismatch.self) { try second.compare(with: server.core) }
+        #expect(throws: ReplayCheck.Mismatch.self) {
+            try second.compare(rewrite: records, bodies: records.map(\.body))
+        }
+    }
+
+    @Test func aRewriteWhoseBytesAreNotTheReplayedStateFailsTheCheck() throws {
+        let (server, records, bytes) = try night()
+        var check = ReplayCheck(configuration: server.core.configuration)
+        try check.feed(wholeJournal: bytes[...])
+        // The bytes written said something else than the state replayed from them: a chat in the
+        // last room's snapshot's place, or one record fewer.
+        let index = try #require(records.lastIndex { if case .snapshot = $0 { true } else { false } })
+        var bodies = records.map(\.body)
+        bodies[index] = JournalRecord.chat(room: "r", name: "n", text: "t").body
+        #expect(throws: ReplayCheck.Mismatch.self) { try check.compare(rewrite: records, bodies: bodies) }
+        #expect(throws: ReplayCheck.Mismatch.self) {
+            try check.compare(
+                rewrite: Array(records.dropLast()), bodies: Array(records.dropLast().map(\.body)))
+        }
     }
 }

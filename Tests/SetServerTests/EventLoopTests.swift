@@ -227,6 +227,52 @@ import Testing
         }
     }
 
+    /// A room's event is one buffer queued on many channels, and a busy pass queues more lines than one
+    /// gathered write takes (`IOV_MAX`): every line still arrives once, in order, whole, however the
+    /// socket splits the writes, and the buffer shared with other queues is left as it was.
+    @Test func manyQueuedLinesLeaveInOrderAcrossPartialGatheredWrites() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try queue.sync {
+            let pair = try Pair(loop: loop, buffer: buffer)
+            pair.channel.start()
+            return pair
+        }
+        defer { close(pair.peer) }
+        // A small send buffer, so the socket takes each gathered write only in part.
+        var size: Int32 = 4096
+        _ = setsockopt(
+            pair.channel.socket.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let shared = Array("EVENT shared by every member of the room\n".utf8)
+        var expected: [UInt8] = []
+        let pending = queue.sync {
+            for i in 0..<(3 * Socket.maximumGather + 17) {
+                let line =
+                    i % 3 == 0 ? shared : Array("LINE \(i) \(String(repeating: "x", count: i % 97))\n".utf8)
+                expected += line
+                pair.channel.enqueue(line)
+            }
+            pair.channel.flush()
+            return pair.channel.pendingOutput
+        }
+        #expect(pending < expected.count, "the first pass wrote something")
+        var got: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 4 << 10)
+        while got.count < expected.count {
+            let n = scratch.withUnsafeMutableBytes { read(pair.peer, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            got += scratch[..<n]
+        }
+        #expect(got == expected)
+        #expect(shared == Array("EVENT shared by every member of the room\n".utf8))
+        eventually("nothing is left waiting") { pair.channel.pendingOutput == 0 }
+        queue.sync {
+            #expect(pair.channel.retainedOutput == 0, "a drained channel holds no output")
+            pair.channel.close()
+        }
+    }
+
     @Test func anOutgoingConnectionConnectsOrSaysWhyNot() throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort

@@ -31,7 +31,8 @@ final class Shell {
     private var wakeTimer: DispatchSourceTimer?
     /// Ends a pause in accepting (see ``outOfDescriptors(_:_:)``).
     private var resumeTimer: DispatchSourceTimer?
-    /// Fires once per pass of the queue in which output was queued; Dispatch merges the triggers.
+    /// Fires once per pass of the queue in which output was queued (or input waits for the next pass);
+    /// Dispatch merges the triggers.
     private var flushSource: DispatchSourceUserDataAdd?
     private var journal: Journal?
     private var nextConnectionID = 1
@@ -224,6 +225,8 @@ final class Shell {
             }
             batch = next
         }
+        // Lines that wait for the next pass are handled after this pass's flush, which must then come.
+        if engine.hasDeferredInput, flushList.isEmpty { flushSource?.add(data: 1) }
         // The write fitted its reserved blocks, but no more can be had: changes are refused from now on.
         reportJournalProblem()
     }
@@ -268,6 +271,9 @@ final class Shell {
             if pending > 0 { backlogged.append((link.id, pending)) }
         }
         engine.flushed(backlogged: backlogged)
+        // The pass is over: its lines are written (the quiet rooms' among them, before any flood's next
+        // share); the rooms' budgets start again and the lines that waited are handled.
+        perform(engine.passEnded(at: SystemClock.now()))
     }
 
     // MARK: Timers

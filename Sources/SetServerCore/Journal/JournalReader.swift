@@ -47,6 +47,16 @@ public enum JournalReader {
 
     /// Parses `bytes`, the content of `path`.
     public static func parse(_ bytes: [UInt8], path: String) throws(Damage) -> Contents {
+        try parse(bytes, path: path) { body throws(JournalFormatError) in try JournalRecord(body: body) }
+    }
+
+    /// Parses `bytes`, the content of `path`, reading each record whose checksum verified with `read`:
+    /// what ``JournalRecord/init(body:)`` reads, or the same from a cache of bodies read before (a
+    /// simulation restarts thousands of times on journals that hold the same lines again).
+    public static func parse(
+        _ bytes: [UInt8], path: String,
+        reading read: (ArraySlice<UInt8>) throws(JournalFormatError) -> JournalRecord
+    ) throws(Damage) -> Contents {
         var contents = Contents()
         var start = 0
         var line = 1
@@ -69,7 +79,7 @@ public enum JournalReader {
                     : "the record does not parse (a journal without a setd-journal header line is read in the first format)"
             } else if let body = JournalCoding.verifiedBody(bytes[start..<end]) {
                 do {
-                    record = try JournalRecord(body: body)
+                    record = try read(body)
                 } catch {
                     // The checksum is right, so this is not a torn write: the record itself is wrong.
                     throw Damage(

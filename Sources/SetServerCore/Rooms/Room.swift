@@ -14,7 +14,11 @@ enum RoomGame {
 /// sees `STALE`. A room knows connections only by ID and speaks to them through the ``Outbox``.
 final class Room {
     let name: String
-    private(set) var options: RoomOptions
+    private(set) var options: RoomOptions {
+        didSet { journalOptions = options.journalPairs }
+    }
+    /// `options.journalPairs`, made when the options change (rarely), not at every snapshot taken.
+    private var journalOptions: [(String, String)]
     /// The room's game.
     private(set) var game: RoomGame
     /// Seated players in join order, online or away.
@@ -110,6 +114,7 @@ final class Room {
     ) {
         self.name = name
         self.options = options
+        journalOptions = options.journalPairs
         self.seed = seed
         self.outbox = outbox
         self.archive = archive
@@ -541,7 +546,7 @@ extension Room {
         case .matchismo(let game): state = .matchismo(game.state)
         }
         return RoomSnapshot(
-            name: name, seed: seed, options: options.journalPairs, gameIndex: gameIndex, startedAt: startedAt,
+            name: name, seed: seed, options: journalOptions, gameIndex: gameIndex, startedAt: startedAt,
             historyTimes: historyTimes,
             votes: votes.cast.map { ($0.name, $0.options.journalPairs) }, creator: creator,
             seats: seats.map {

@@ -1,0 +1,65 @@
+import SetEngine
+import SetTestSupport
+import Testing
+
+/// One pass of the shell does a bounded share of one room's work: a room flooding flat out delays only
+/// itself, and a quiet room's line leaves in the pass it was sent in.
+@Suite struct PassBudgetTests {
+    private func server() -> EmbeddedServer {
+        let server = EmbeddedServer {
+            $0.commandsPerSecond = 0
+            $0.maxRoomsPerIP = nil
+        }
+        // Passes end when the test says, as the shell's loop ends them after writing.
+        server.endsPassAfterEveryInput = false
+        return server
+    }
+
+    @Test func aQuietRoomsLineLeavesInTheSamePassWhileAFloodingRoomStillHasWork() throws {
+        let server = server()
+        let (ann, _) = try server.player("ann", room: "flood")
+        let (bob, _) = try server.player("bob", room: "flood")
+        let (cy, _) = try server.player("cy", room: "flood")
+        let (dee, _) = try server.player("dee", room: "quiet")
+        let (eve, _) = try server.player("eve", room: "quiet")
+        for client in [ann, bob, cy, dee, eve] { client.discardAvailable() }
+        // One read of 4,000 CHATs, each four lines queued (three members, and ann's OK): about twice
+        // what one pass allows one room.
+        let count = 4_000
+        try ann.send(lines: (0..<count).map { "CHAT flood \($0)" })
+        let firstPass = bob.readAvailable()
+        #expect(!firstPass.isEmpty, "the flood gets its share of the pass")
+        #expect(firstPass.count < count, "but not the whole pass: \(firstPass.count) lines")
+
+        // In the same pass, a line in another room.
+        try dee.send("CHAT hello")
+        #expect(eve.readAvailable() == ["CHAT dee hello"], "the quiet room's line leaves at once")
+        #expect(dee.readAvailable() == ["CHAT dee hello", "OK CHAT"])
+        #expect(server.engine.hasDeferredInput, "the flood still has work")
+
+        // The following passes carry the rest, in order, nothing lost.
+        var passes = 1
+        var received = firstPass
+        while server.engine.hasDeferredInput, passes < 100 {
+            server.endPass()
+            passes += 1
+            received += bob.readAvailable()
+        }
+        #expect(passes > 1 && passes < 100)
+        #expect(received == (0..<count).map { "CHAT ann flood \($0)" })
+        #expect(ann.readAvailable().filter { $0 == "OK CHAT" }.count == count)
+        #expect(cy.readAvailable().count == count)
+    }
+
+    @Test func linesSentWhileOthersWaitGoBehindThem() throws {
+        let server = server()
+        let (ann, _) = try server.player("ann", room: "flood")
+        let (bob, _) = try server.player("bob", room: "flood")
+        for client in [ann, bob] { client.discardAvailable() }
+        try ann.send(lines: (0..<5_000).map { "CHAT \($0)" })
+        try ann.send("CHAT last")
+        while server.engine.hasDeferredInput { server.endPass() }
+        let lines = bob.readAvailable()
+        #expect(lines == (0..<5_000).map { "CHAT ann \($0)" } + ["CHAT ann last"])
+    }
+}
