@@ -38,12 +38,33 @@ import Testing
         func write(_ bytes: [UInt8]) {
             #expect(bytes.withUnsafeBytes { Glibc.write(peer, $0.baseAddress, $0.count) } == bytes.count)
         }
+
+        /// Reads the peer's end, `chunk` bytes at a time, until `count` bytes came or it ends.
+        func readPeer(_ count: Int, chunk: Int) -> [UInt8] {
+            var got: [UInt8] = []
+            var scratch = [UInt8](repeating: 0, count: chunk)
+            while got.count < count {
+                let n = scratch.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
+                guard n > 0 else { break }
+                got += scratch[..<n]
+            }
+            return got
+        }
     }
 
     let queue = DispatchQueue(label: "event-loop-test")
     /// A 4 KiB read buffer, shared by the channels of a test as the server shares one.
     func makeBuffer() -> UnsafeMutableRawBufferPointer {
         .allocate(byteCount: 4096, alignment: 16)
+    }
+
+    /// A started channel on one end of a new socketpair, made on the queue.
+    func startedPair(loop: EventLoop, buffer: UnsafeMutableRawBufferPointer) throws -> Pair {
+        try queue.sync {
+            let pair = try Pair(loop: loop, buffer: buffer)
+            pair.channel.start()
+            return pair
+        }
     }
 
     /// Waits up to five seconds for `condition` (checked on the queue).
@@ -131,11 +152,7 @@ import Testing
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
         let loop = queue.sync { EventLoop(queue: queue) }
-        let pair = try queue.sync {
-            let pair = try Pair(loop: loop, buffer: buffer)
-            pair.channel.start()
-            return pair
-        }
+        let pair = try startedPair(loop: loop, buffer: buffer)
         pair.write(Array("QUIT\n".utf8))
         // The peer's end of input (a FIN), its side still open to read: it then sees whether ours closed.
         shutdown(pair.peer, Int32(SHUT_WR))
@@ -197,11 +214,7 @@ import Testing
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
         let loop = queue.sync { EventLoop(queue: queue) }
-        let pair = try queue.sync {
-            let pair = try Pair(loop: loop, buffer: buffer)
-            pair.channel.start()
-            return pair
-        }
+        let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
         let data = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         let pending = queue.sync {
@@ -211,14 +224,7 @@ import Testing
         }
         #expect(pending > 0, "a socketpair does not take 1 MiB at once")
         // Reading makes room; the writable edge makes the channel write the rest by itself.
-        var got: [UInt8] = []
-        var scratch = [UInt8](repeating: 0, count: 64 << 10)
-        while got.count < data.count {
-            let n = scratch.withUnsafeMutableBytes { read(pair.peer, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            got += scratch[..<n]
-        }
-        #expect(got == data)
+        #expect(pair.readPeer(data.count, chunk: 64 << 10) == data)
         eventually("nothing is left waiting") { pair.channel.pendingOutput == 0 }
         queue.sync {
             #expect(pair.channel.state == .open)
@@ -234,11 +240,7 @@ import Testing
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
         let loop = queue.sync { EventLoop(queue: queue) }
-        let pair = try queue.sync {
-            let pair = try Pair(loop: loop, buffer: buffer)
-            pair.channel.start()
-            return pair
-        }
+        let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
         // A small send buffer, so the socket takes each gathered write only in part.
         var size: Int32 = 4096
@@ -257,14 +259,7 @@ import Testing
             return pair.channel.pendingOutput
         }
         #expect(pending < expected.count, "the first pass wrote something")
-        var got: [UInt8] = []
-        var scratch = [UInt8](repeating: 0, count: 4 << 10)
-        while got.count < expected.count {
-            let n = scratch.withUnsafeMutableBytes { read(pair.peer, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
-            got += scratch[..<n]
-        }
-        #expect(got == expected)
+        #expect(pair.readPeer(expected.count, chunk: 4 << 10) == expected)
         #expect(shared == Array("EVENT shared by every member of the room\n".utf8))
         eventually("nothing is left waiting") { pair.channel.pendingOutput == 0 }
         queue.sync {

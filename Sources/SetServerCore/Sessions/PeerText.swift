@@ -24,27 +24,14 @@ struct PeerText: Sendable, CustomStringConvertible {
 
     /// The address and port of text that is exactly `a.b.c.d:port` as ``description`` writes it.
     private static func ipv4(of text: String) -> Form? {
-        var numbers: [UInt32] = []
-        var value: UInt32 = 0
-        var digits = 0
-        for byte in text.utf8 {
-            let separator: UInt8 = numbers.count < 3 ? UInt8(ascii: ".") : UInt8(ascii: ":")
-            if byte == separator, digits > 0, numbers.count < 4 {
-                numbers.append(value)
-                (value, digits) = (0, 0)
-            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 5 {
-                value = value * 10 + UInt32(byte - UInt8(ascii: "0"))
-                digits += 1
-            } else {
-                return nil
-            }
-        }
-        guard numbers.count == 4, digits > 0, numbers.allSatisfy({ $0 <= 255 }), value <= 65535 else {
-            return nil
-        }
+        let utf8 = Array(text.utf8)
+        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")),
+            let address = IPAddress.ipv4Bytes(utf8[..<colon]),
+            let port = UInt16(String(decoding: utf8[(colon + 1)...], as: UTF8.self))
+        else { return nil }
         let form = Form.ipv4(
-            address: numbers[0] << 24 | numbers[1] << 16 | numbers[2] << 8 | numbers[3], port: UInt16(value))
-        // Leading zeros and the like do not spell back: those keep their text.
+            address: address.reduce(0) { $0 << 8 | UInt32($1) }, port: port)
+        // A port with leading zeros or a sign does not spell back: those keep their text.
         return "\(PeerText(form: form))" == text ? form : nil
     }
 
