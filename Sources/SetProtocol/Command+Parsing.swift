@@ -46,35 +46,20 @@ extension Command {
         return parse(line)
     }
 
-    /// The bytes after a leading `CHAT` verb (any ASCII case, after any blanks, followed by a blank or
-    /// the end), or `nil` when the line is another command.
-    private static func textAfterChat(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        guard let start = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), bytes.count - start >= 4
-        else { return nil }
-        let verb: [UInt8] = [0x43, 0x48, 0x41, 0x54]  // CHAT
-        for offset in 0..<4 where bytes[start + offset] & 0xDF != verb[offset] { return nil }
-        let end = start + 4
-        guard end == bytes.count || bytes[end] == 0x20 || bytes[end] == 0x09 else { return nil }
-        return bytes[end...]
-    }
-
     /// Parses one line of text.
     public static func parse(_ line: String) -> Result<Command, ProtocolError> {
         // Words are split on the blank *bytes*: split on `Character`s, a space followed by a zero-width
         // joiner or a combining mark is one grapheme, not a blank, and `CHAT <ZWJ>hi` would be one word.
         let bytes = Array(line.utf8)
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        // CHAT is most of a busy room's input, and its text is all it takes: read without splitting the
-        // line into words first (as the `.chat` case below reads it).
-        if let afterVerb = Self.textAfterChat(bytes) {
-            let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
-            guard !text.isEmpty else { return .failure(ProtocolError(.chat, .args, "usage: CHAT <text>")) }
-            return .success(.chat(text: text))
-        }
-        let words = bytes.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
-        guard let first = words.first else {
+        guard let start = bytes.firstIndex(where: { !blank($0) }) else {
             return .failure(ProtocolError(nil, .unknown, "empty line; type HELP"))
         }
+        // The verb is the first word; what follows it is split into words only for a verb that takes
+        // words. CHAT, most of a busy room's input, takes its text whole and never pays for the split.
+        let verbEnd = bytes[start...].firstIndex(where: blank) ?? bytes.endIndex
+        let first = String(decoding: bytes[start..<verbEnd], as: UTF8.self)
+        let afterVerb = bytes[verbEnd...]
         // ASCII case only: `ſtate` is not `STATE`, whatever Unicode's upper case says.
         let spelled = String(
             decoding: first.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
@@ -88,7 +73,7 @@ extension Command {
             let shown = TextRules.sanitized(first.prefix(20))
             return .failure(ProtocolError(nil, .unknown, "unknown command '\(shown)'; type HELP"))
         }
-        let args = Array(words.dropFirst())
+        lazy var args = afterVerb.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
         func usage() -> ProtocolError {
             let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb.rawValue
             return ProtocolError(verb, .args, "usage: \(synopsis)")
@@ -120,7 +105,6 @@ extension Command {
         case .kick:
             guard let name = args.first else { return .failure(usage()) }
             // Whatever follows the name is the reason, as a chat's text: told to the room as it was typed.
-            let afterVerb = bytes.drop(while: blank).drop(while: { !blank($0) })
             let afterName = afterVerb.drop(while: blank).drop(while: { !blank($0) })
             let reason = TextRules.sanitized(String(decoding: afterName, as: UTF8.self))
             return .success(.kick(name: name, reason: reason.isEmpty ? nil : reason))
@@ -170,7 +154,6 @@ extension Command {
             return .success(.history(room: args.first))
         case .chat:
             // Skip leading blanks, then the verb: whatever follows is the text.
-            let afterVerb = bytes.drop(while: blank).drop(while: { !blank($0) })
             let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
             guard !text.isEmpty else { return .failure(usage()) }
             return .success(.chat(text: text))
