@@ -173,3 +173,10 @@ struct SniffQueue {
         return expired
     }
 }
+
+extension Connection {
+    /// Finds a connection in a ``KeyedTable`` by its ID.
+    enum ByID: TableKeying {
+        static func key(of connection: Connection) -> ConnectionID { connection.id }
+    }
+}

@@ -28,7 +28,7 @@ public final class Engine {
     public let configuration: ServerConfiguration
     /// The rules of play, fed by the engine.
     public let core: ServerCore
-    var connections: [ConnectionID: Connection] = [:]
+    var connections = KeyedTable<Connection.ByID>()
     /// Counted connections (every one accepted, in any mode, until its descriptor is closed) by address.
     private var perAddress: [String: Int] = [:]
     private var countedConnections = 0
@@ -137,7 +137,7 @@ public final class Engine {
         let connection = Connection(
             id: id, peer: peer, mode: .lineProtocol, limiter: limiter, at: now.uptime)
         connection.awaitsProxyHeader = isFromProxy
-        connections[id] = connection
+        connections.insert(connection)
         if let refusal {
             connection.isCounted = false
             logRefusal(of: peer, reason: refusal.reason)
@@ -191,7 +191,7 @@ public final class Engine {
     /// Connection `id`'s descriptor is closed: the engine forgets it.
     public func closed(_ id: ConnectionID, at now: Instant) -> [Action] {
         begin(at: now)
-        if let connection = connections.removeValue(forKey: id) {
+        if let connection = connections.remove(id) {
             watched.remove(id)
             deferredFrames[id] = nil
             if connection.isCounted { countedConnections -= 1 }
@@ -240,7 +240,7 @@ public final class Engine {
     public func shutDown(reason: String, at now: Instant) -> [Action] {
         begin(at: now)
         carryOut(core.shutDown(reason: reason, at: now))
-        for connection in connections.values.sorted(by: { $0.id < $1.id }) where connection.isReading {
+        for connection in connections.sorted(by: { $0.id < $1.id }) where connection.isReading {
             finish(connection)
         }
         return end()

@@ -24,8 +24,8 @@ extension ServerCore {
         var token = Session.makeToken(random)
         while sessionsByToken[token] != nil { token = Session.makeToken(random) }
         let session = Session(name: name, token: token, connection: connection.id)
-        sessionsByName[name] = session
-        sessionsByToken[session.token] = session
+        sessionsByName.insert(session)
+        sessionsByToken.insert(session)
         connection.session = session
         connection.hasIdentified = true
         outbox.log(.info, "hello", [("id", "\(connection.id)"), ("name", name)])

@@ -78,8 +78,8 @@ extension ServerCore {
                     throw JournalFormatError(description: "\(seat.name) is seated twice")
                 }
                 let session = Session(name: seat.name, token: token, connection: nil)
-                sessionsByName[seat.name] = session
-                sessionsByToken[token] = session
+                sessionsByName.insert(session)
+                sessionsByToken.insert(session)
                 seated.append(session)
             }
             rooms[snapshot.name] = try Room(
@@ -113,8 +113,8 @@ extension ServerCore {
             } else {
                 if let stale = sessionsByName[player] { forgetReplayed(stale) }
                 session = Session(name: player, token: token, connection: nil)
-                sessionsByName[player] = session
-                sessionsByToken[token] = session
+                sessionsByName.insert(session)
+                sessionsByToken.insert(session)
             }
             if let other = session.room, other !== room { other.unseat(session) }
             if session.room !== room { forgetRetiredTokens(of: session) }
@@ -174,7 +174,7 @@ extension ServerCore {
     /// (`MatchismoGame.setPresent`): the turn comes back as it was.
     private func everyoneAway(at uptime: Double) {
         func holdsTurn(_ session: Session) -> Bool { session.room?.turnHolder == session.name }
-        let everyone = sessionsByName.values.sorted { a, b in
+        let everyone = sessionsByName.sorted { a, b in
             holdsTurn(a) != holdsTurn(b) ? !holdsTurn(a) : a.name < b.name
         }
         for session in everyone {
@@ -182,14 +182,14 @@ extension ServerCore {
             session.room?.applyPresence(session.name, isOnline: false, keepingVote: true)
         }
         // Sessions without a seat have nothing to come back to.
-        for session in sessionsByName.values where session.room == nil { release(session) }
+        for session in sessionsByName where session.room == nil { release(session) }
     }
 
     /// Drops a replayed player from the tables, leaving rooms to their own records.
     private func forgetReplayed(_ session: Session) {
         session.room?.unseat(session)
-        sessionsByName[session.name] = nil
-        sessionsByToken[session.token] = nil
+        sessionsByName.remove(session.name)
+        sessionsByToken.remove(session.token)
         forgetRetiredTokens(of: session)
     }
 

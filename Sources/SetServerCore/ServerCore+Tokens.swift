@@ -47,9 +47,10 @@ extension ServerCore {
     /// Makes `new` the token of `session` and retires its old one.
     private func replaceToken(of session: Session, with new: SessionToken) {
         let old = session.token
-        sessionsByToken[old] = nil
-        sessionsByToken[new] = session
+        // Out of the table by its old key, back in by its new one.
+        sessionsByToken.remove(old)
         session.token = new
+        sessionsByToken.insert(session)
         retire(old, of: session)
     }
 
@@ -93,7 +94,7 @@ extension ServerCore {
     /// snapshots, which hold the current tokens).
     func retiredTokenRecords() -> [JournalRecord] {
         var records: [JournalRecord] = []
-        for session in sessionsByName.values.sorted(by: { $0.name < $1.name }) {
+        for session in sessionsByName.sorted(by: { $0.name < $1.name }) {
             guard let room = session.room else { continue }
             for old in session.retiredTokens {
                 records.append(

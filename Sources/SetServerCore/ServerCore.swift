@@ -23,9 +23,10 @@ public final class ServerCore {
     /// The last `ROOMS` listing and the version it was made at.
     var listingCache: (version: Int, bytes: [UInt8], count: Int)?
     /// Open connections by ID.
-    private(set) var clients: [ConnectionID: Client] = [:]
-    var sessionsByName: [String: Session] = [:]
-    var sessionsByToken: [SessionToken: Session] = [:]
+    private(set) var clients = KeyedTable<Client.ByID>()
+    /// Every player's session, by name and by token.
+    var sessionsByName = KeyedTable<Session.ByName>()
+    var sessionsByToken = KeyedTable<Session.ByToken>()
     /// Tokens replaced by a `RESUME`, and whose they were.
     var retiredTokens: [SessionToken: Session] = [:]
     var rooms: [String: Room] = [:] {
@@ -62,7 +63,7 @@ public final class ServerCore {
     /// engine's decision, made before.
     public func connect(_ id: ConnectionID, peer: String, addressKey: String, at now: Instant) -> [Effect] {
         precondition(clients[id] == nil, "connection IDs are never reused")
-        clients[id] = Client(id: id, peer: peer, addressKey: addressKey, at: now.uptime)
+        clients.insert(Client(id: id, peer: peer, addressKey: addressKey, at: now.uptime))
         outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])
         outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: id)
         return drain()
@@ -95,7 +96,7 @@ public final class ServerCore {
     public func tick(at now: Instant) -> [Effect] {
         outbox.wallTime = now.wall
         let time = now.uptime
-        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+        for client in clients.sorted(by: { $0.id < $1.id }) {
             if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
                 outbox.log(.info, "unregistered", [("id", "\(client.id)"), ("peer", client.peer)])
                 close(client, saying: "no HELLO within \(Int(configuration.registrationTimeout)) s", at: now)
@@ -113,8 +114,7 @@ public final class ServerCore {
         // seats wait to expire and countdowns wait to deal until it can.
         guard journalProblem == nil else { return drain() }
         // Only the away are sorted: most sessions are online, and this runs every second.
-        for session in sessionsByName.values.filter({ $0.awaySince != nil }).sorted(by: { $0.name < $1.name })
-        {
+        for session in sessionsByName.filter({ $0.awaySince != nil }).sorted(by: { $0.name < $1.name }) {
             guard let since = session.awaySince, time - since > configuration.grace else { continue }
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
@@ -142,7 +142,7 @@ public final class ServerCore {
     /// server is going away, not the players.
     public func shutDown(reason: String, at now: Instant) -> [Effect] {
         outbox.log(.info, "shutdown", [("clients", "\(clients.count)"), ("reason", reason)])
-        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+        for client in clients.sorted(by: { $0.id < $1.id }) {
             client.session = nil
             close(client, saying: reason, at: now)
         }
@@ -187,7 +187,7 @@ public final class ServerCore {
 
     /// Forgets a connection: its player goes away into grace, a spectator stops watching.
     private func forget(_ client: Client, reason: String, at now: Instant) {
-        guard clients.removeValue(forKey: client.id) != nil else { return }
+        guard clients.remove(client.id) != nil else { return }
         outbox.log(.info, "disconnect", [("id", "\(client.id)"), ("peer", client.peer), ("reason", reason)])
         stopWatching(client)
         if let session = client.session, session.connection == client.id {
@@ -208,8 +208,8 @@ public final class ServerCore {
     /// Forgets a player: frees the seat and the name.
     func release(_ session: Session) {
         unseat(session)
-        sessionsByName[session.name] = nil
-        sessionsByToken[session.token] = nil
+        sessionsByName.remove(session.name)
+        sessionsByToken.remove(session.token)
         forgetRetiredTokens(of: session)
     }
 

@@ -17,6 +17,11 @@ final class Link {
         self.channel = channel
         self.shell = shell
     }
+
+    /// Finds a link in a ``KeyedTable`` by its connection's ID.
+    enum ByID: TableKeying {
+        static func key(of link: Link) -> ConnectionID { link.id }
+    }
 }
 
 /// Limits of the shell: how it reads, how often it ticks, what it does when descriptors run out.

@@ -37,7 +37,7 @@ final class Shell {
     private var journal: Journal?
     private var nextConnectionID = 1
     /// Every connection until its descriptor is closed.
-    var links: [ConnectionID: Link] = [:]
+    var links = KeyedTable<Link.ByID>()
     private var flushList: [Link] = []
     /// What to do when the engine says the process must stop (a journal write failed): the daemon exits
     /// with the status; a server inside a test process only stops.
@@ -61,7 +61,7 @@ final class Shell {
     deinit { readBuffer.deallocate() }
 
     /// Connections open or draining their last lines.
-    var openConnectionCount: Int { links.values.count { $0.channel.state != .closed } }
+    var openConnectionCount: Int { links.count(where: { $0.channel.state != .closed }) }
 
     /// Connections whose descriptors are not closed yet.
     var descriptorCount: Int { links.count }
@@ -123,7 +123,7 @@ final class Shell {
         resumeTimer = nil
         flushSource?.cancel()
         flushSource = nil
-        for link in links.values {
+        for link in links {
             link.channel.flush()
             link.channel.close()
         }
@@ -153,7 +153,7 @@ final class Shell {
                 socket: socket, loop: loop, readBuffer: readBuffer, readsPerEvent: ShellLimits.readsPerEvent)
             let link = Link(id: id, channel: channel, shell: self)
             channel.delegate = link
-            links[id] = link
+            links.insert(link)
             channel.start()
             perform(engine.opened(id, peer: PeerAddress(peer), at: SystemClock.now()))
         }
@@ -242,7 +242,7 @@ final class Shell {
         listenSource = nil
         for timer in [tickTimer, wakeTimer, resumeTimer] { timer?.cancel() }
         flushList = []
-        for link in links.values { link.channel.close() }
+        for link in links { link.channel.close() }
     }
 
     /// Writes the records appended so far (flushed to disk with `--fsync always`).
@@ -367,7 +367,7 @@ extension Link: SocketChannelDelegate {
     }
 
     func channelReleased(_ channel: SocketChannel) {
-        shell.links[id] = nil
+        shell.links.remove(id)
         shell.perform(shell.engine.closed(id, at: SystemClock.now()))
     }
 }

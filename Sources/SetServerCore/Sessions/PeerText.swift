@@ -1,25 +1,42 @@
-/// A client's `address:port` as the core keeps it for the log: `a.b.c.d:port` in dotted decimal (no
-/// leading zeros) as its 6 bytes, anything else as the text itself, so it always reads back as given.
+/// A client's `address:port` as the core keeps it for the log, and the key its per-address limits
+/// count it under: `a.b.c.d:port` in dotted decimal (no leading zeros) whose key is `a.b.c.d` as its 6
+/// bytes; anything else (an IPv6 peer, whose key is its /64) as the two texts, in a box of their own,
+/// so both always read back as given.
 struct PeerText: Sendable, CustomStringConvertible {
     private enum Form {
         case ipv4(address: UInt32, port: UInt16)
-        case text(String)
+        indirect case text(String, key: String)
     }
 
     private let form: Form
 
-    /// The peer `text` spells.
-    init(_ text: String) {
-        form = Self.ipv4(of: text) ?? .text(text)
+    /// The peer `text` spells, counted under `key`.
+    init(_ text: String, key: String) {
+        if let form = Self.ipv4(of: text), case .ipv4(let address, _) = form, Self.spell(address) == key {
+            self.form = form
+        } else {
+            form = .text(text, key: key)
+        }
     }
 
     /// The text as it was given.
     var description: String {
         switch form {
-        case .ipv4(let address, let port):
-            "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF):\(port)"
-        case .text(let text): text
+        case .ipv4(let address, let port): "\(Self.spell(address)):\(port)"
+        case .text(let text, _): text
         }
+    }
+
+    /// The key as it was given.
+    var key: String {
+        switch form {
+        case .ipv4(let address, _): Self.spell(address)
+        case .text(_, let key): key
+        }
+    }
+
+    private static func spell(_ address: UInt32) -> String {
+        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
     }
 
     /// The address and port of text that is exactly `a.b.c.d:port` as ``description`` writes it.

@@ -70,3 +70,16 @@ final class Session {
     /// 128 random bits as hex; the token is all that stands between a stranger and a seat.
     static func makeToken(_ random: Randomness) -> SessionToken { SessionToken(random.hex(words: 2)) }
 }
+
+extension Session {
+    /// Finds a session in a ``KeyedTable`` by its player's name.
+    enum ByName: TableKeying {
+        static func key(of session: Session) -> String { session.name }
+    }
+
+    /// Finds a session in a ``KeyedTable`` by its token; a session's token changes only while it is out
+    /// of the table (see `ServerCore.replaceToken`).
+    enum ByToken: TableKeying {
+        static func key(of session: Session) -> SessionToken { session.token }
+    }
+}
