@@ -48,8 +48,10 @@ extension GameRecord {
             "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
             "events", "omitted", "sheet",
         ],
-        event: ["ms", "type", "name", "cards", "result", "details"],
-        eventDetails: ["position", "card", "by", "options"],
+        // An event's type and result are stored as a word or in its details' texts; the writer reads
+        // them through `type` and `result`.
+        event: ["ms", "name", "cards", "details", "typeWord", "resultWord"],
+        eventDetails: ["position", "card", "by", "options", "typeText", "resultText"],
         row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
     )
 

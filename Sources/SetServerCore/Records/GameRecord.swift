@@ -7,42 +7,53 @@ public struct GameRecord: Codable, Equatable, Sendable {
     /// One thing that happened during the game, `ms` after its deal.
     ///
     /// Held compactly: a room keeps every event of its game (a `join` for each player who sits down), so
-    /// the fields only a Matchismo choice, a kick or a vote has live in a box of their own, made only for
-    /// those.
+    /// the type and a claim's result are a byte each when they are words the server writes, and the
+    /// fields only a Matchismo choice, a kick or a vote has live in a box of their own, made only for
+    /// those (or for a type or result in other words, from a record read back).
     public struct Event: Codable, Equatable, Sendable {
         /// Milliseconds since the deal.
         public var ms: Int
-        /// `deal`, `claim`, `choose` (Matchismo), `join`, `leave`, `kick`, `vote`, and the last one,
-        /// `over` or `abandoned`.
-        public var type: String
         /// Who did it (absent for the deal and the end).
         public var name: String?
         /// The cards named, as codes; a Matchismo choice's history text.
         public var cards: [String]?
-        /// For a claim: `set`, `wrong` or `stale`.
-        public var result: String?
         /// The rarer fields, `nil` when all of them are.
         private var details: Details?
+        /// The type, when it is one of the server's words; otherwise it is in `details`.
+        private var typeWord: TypeWord?
+        /// The result, when it is one of the server's words; otherwise it is in `details`, or absent.
+        private var resultWord: ResultWord?
 
+        /// `deal`, `claim`, `choose` (Matchismo), `join`, `leave`, `kick`, `vote`, and the last one,
+        /// `over` or `abandoned`.
+        public var type: String {
+            get { typeWord?.rawValue ?? details?.typeText ?? "" }
+            set { self = Event(self, type: newValue, result: result) }
+        }
+        /// For a claim: `set`, `wrong` or `stale`.
+        public var result: String? {
+            get { resultWord?.rawValue ?? details?.resultText }
+            set { self = Event(self, type: type, result: newValue) }
+        }
         /// For a Matchismo choice: the position turned, 0 for `a`.
         public var position: Int? {
             get { details?.position }
-            set { details = Details.make(newValue, card, by, options) }
+            set { details = details(position: newValue, card: card, by: by, options: options) }
         }
         /// For a Matchismo choice: the code of the card turned.
         public var card: String? {
             get { details?.card }
-            set { details = Details.make(position, newValue, by, options) }
+            set { details = details(position: position, card: newValue, by: by, options: options) }
         }
         /// For a kick: the host who kicked.
         public var by: String? {
             get { details?.by }
-            set { details = Details.make(position, card, newValue, options) }
+            set { details = details(position: position, card: card, by: newValue, options: options) }
         }
         /// For a vote: the options voted for, as `VOTE` shows them.
         public var options: [String: String]? {
             get { details?.options }
-            set { details = Details.make(position, card, by, newValue) }
+            set { details = details(position: position, card: card, by: by, options: newValue) }
         }
 
         /// Creates an event.
@@ -51,11 +62,38 @@ public struct GameRecord: Codable, Equatable, Sendable {
             position: Int? = nil, card: String? = nil, by: String? = nil, options: [String: String]? = nil
         ) {
             self.ms = ms
-            self.type = type
             self.name = name
             self.cards = cards
-            self.result = result
-            details = Details.make(position, card, by, options)
+            typeWord = TypeWord(rawValue: type)
+            resultWord = result.flatMap(ResultWord.init(rawValue:))
+            details = Details.make(
+                position, card, by, options, typeText: typeWord == nil ? type : nil,
+                resultText: resultWord == nil ? result : nil)
+        }
+
+        /// `event` with another type and result.
+        private init(_ event: Event, type: String, result: String?) {
+            self.init(
+                ms: event.ms, type: type, name: event.name, cards: event.cards, result: result,
+                position: event.position, card: event.card, by: event.by, options: event.options)
+        }
+
+        /// The box for these rare fields and this event's type and result texts, `nil` when it needs none.
+        private func details(position: Int?, card: String?, by: String?, options: [String: String]?)
+            -> Details?
+        {
+            Details.make(
+                position, card, by, options, typeText: details?.typeText, resultText: details?.resultText)
+        }
+
+        /// The types the server writes.
+        private enum TypeWord: String, Sendable {
+            case deal, claim, choose, join, leave, kick, vote, over, abandoned
+        }
+
+        /// The results the server writes.
+        private enum ResultWord: String, Sendable {
+            case set, wrong, stale
         }
 
         /// The JSON keys, as the fields are named.
@@ -92,29 +130,43 @@ public struct GameRecord: Codable, Equatable, Sendable {
             try values.encodeIfPresent(options, forKey: .options)
         }
 
-        /// The fields of a Matchismo choice, a kick or a vote. Immutable: a change makes a new box, so
-        /// copies of an event never share a change.
+        /// The fields of a Matchismo choice, a kick or a vote, and a type or result in words the server
+        /// does not write. Immutable: a change makes a new box, so copies of an event never share a
+        /// change.
         final class Details: Equatable, Sendable {
             let position: Int?
             let card: String?
             let by: String?
             let options: [String: String]?
+            let typeText: String?
+            let resultText: String?
 
-            private init(position: Int?, card: String?, by: String?, options: [String: String]?) {
+            private init(
+                position: Int?, card: String?, by: String?, options: [String: String]?, typeText: String?,
+                resultText: String?
+            ) {
                 (self.position, self.card, self.by, self.options) = (position, card, by, options)
+                (self.typeText, self.resultText) = (typeText, resultText)
             }
 
             /// The box for these fields, `nil` when none is set.
-            static func make(_ position: Int?, _ card: String?, _ by: String?, _ options: [String: String]?)
-                -> Details?
-            {
-                if position == nil, card == nil, by == nil, options == nil { return nil }
-                return Details(position: position, card: card, by: by, options: options)
+            static func make(
+                _ position: Int?, _ card: String?, _ by: String?, _ options: [String: String]?,
+                typeText: String?, resultText: String?
+            ) -> Details? {
+                if position == nil, card == nil, by == nil, options == nil, typeText == nil, resultText == nil
+                {
+                    return nil
+                }
+                return Details(
+                    position: position, card: card, by: by, options: options, typeText: typeText,
+                    resultText: resultText)
             }
 
             static func == (lhs: Details, rhs: Details) -> Bool {
                 (lhs.position, lhs.card, lhs.by) == (rhs.position, rhs.card, rhs.by)
-                    && lhs.options == rhs.options
+                    && lhs.options == rhs.options && lhs.typeText == rhs.typeText
+                    && lhs.resultText == rhs.resultText
             }
         }
     }
