@@ -14,17 +14,18 @@ import Dispatch
 /// descriptor turns readable the loop drains `epoll_wait` with a zero timeout in batches, on the queue,
 /// and hands each ready socket to its channel. A wake-up serves every socket that became ready meanwhile.
 ///
-/// Ownership rule: a loop is created and used only on `queue`; it holds its registered channels until
-/// they close, and each holds the loop.
+/// Ownership rule: a loop is created and used only on `queue`; each channel holds the loop, and itself
+/// from its start until its release (see ``SocketChannel``), which is what lets the loop find it by
+/// address.
 public final class EventLoop {
     /// The queue every channel of the loop, and the loop itself, runs on.
     public let queue: DispatchQueue
     private let epoll: Result<Epoll, SocketError>
     private var source: DispatchSourceRead?
-    private var channels: [UInt64: SocketChannel] = [:]
-    /// Tokens are never reused, so an event still in a batch for a channel closed earlier in the same
-    /// batch (whose descriptor number a new connection may already have) finds nobody.
-    private var nextToken: UInt64 = 1
+    /// Channels registered and not closed. The loop keeps no table of them: a channel's token in the
+    /// epoll set is its own address, as a C server keeps a pointer in `epoll_data` (a table keyed by
+    /// token was 16 bytes or more a connection, and a server holds thousands).
+    private var registered = 0
     /// Channels that stopped reading at their per-event cap with more input waiting: edge-triggered
     /// epoll will not report that input again, so the loop reads them again on the next pass.
     private var unfinished: [SocketChannel] = []
@@ -61,24 +62,23 @@ public final class EventLoop {
     }
 
     /// Channels registered and not yet closed.
-    public var channelCount: Int { channels.count }
+    public var channelCount: Int { registered }
 
     /// Adds `channel`'s socket to the set; its events go to it from now on until ``unregister(_:)``.
     func register(_ channel: SocketChannel) throws(SocketError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let epoll = try epoll.get()
-        let token = nextToken
-        nextToken += 1
+        let token = UInt64(UInt(bitPattern: Unmanaged.passUnretained(channel).toOpaque()))
         try epoll.add(channel.socket, token: token)
-        channel.token = token
-        channels[token] = channel
+        channel.isRegistered = true
+        registered += 1
     }
 
     /// Forgets `channel`; its descriptor leaves the set when it is closed.
     func unregister(_ channel: SocketChannel) {
-        guard channel.token != 0 else { return }
-        channels[channel.token] = nil
-        channel.token = 0
+        guard channel.isRegistered else { return }
+        registered -= 1
+        channel.isRegistered = false
     }
 
     /// Runs `work` on the queue after what runs now: how a channel says something that must not happen
@@ -103,7 +103,7 @@ public final class EventLoop {
     private func readUnfinished() {
         let again = unfinished
         unfinished = []
-        for channel in again where channel.token != 0 { channel.readAvailable(hangUp: false) }
+        for channel in again where channel.isRegistered { channel.readAvailable(hangUp: false) }
     }
 
     /// Hands every ready event to its channel, up to ``batchesPerWakeUp`` batches from `epoll_wait`.
@@ -115,7 +115,13 @@ public final class EventLoop {
             let n = epoll.ready(into: events)
             for i in 0..<n {
                 let event = Epoll.event(events, at: i)
-                channels[event.token]?.handle(event)
+                // Safe to follow: a channel keeps itself alive from its start until it is released, and
+                // its release runs as later work of the queue (``runSoon(_:)``), never inside this loop.
+                // One closed earlier in this batch (whose descriptor number a new connection may already
+                // have) is still here, no longer registered, and hears nothing.
+                guard let address = UnsafeRawPointer(bitPattern: UInt(event.token)) else { continue }
+                let channel = Unmanaged<SocketChannel>.fromOpaque(address).takeUnretainedValue()
+                if channel.isRegistered { channel.handle(event) }
             }
             if n < Self.batchSize { return }
         }

@@ -38,6 +38,19 @@ public final class SocketChannel {
     public let socket: Socket
     /// Where the channel is in its life.
     public private(set) var state = State.open
+    // The small fields sit together here, after the descriptor and the state, in one word: stored
+    // properties are laid out in the order they are declared, and apart each took a word of its own
+    // (a server holds thousands of channels; issue 28).
+    /// Whether the owner was told of the channel's end: it hears it once.
+    private var isEndReported = false
+    private var isStarted = false
+    /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
+    private var isWaitingForWritable = false
+    /// Whether the socket is in its loop's epoll set (under the channel's address; see ``EventLoop``).
+    var isRegistered = false
+    private let readsPerEvent: UInt16
+    /// `read` calls so far, counted in 32 bits (it wraps after four billion, which only a test reads).
+    private var reads: UInt32 = 0
     /// Told of everything that happens to the channel, on the channel's queue; held until the channel is
     /// released (which breaks any cycle through it). One object for all five events, instead of a closure
     /// for each: a server holds thousands of channels. Setting one of the `on…` closures below replaces
@@ -71,9 +84,6 @@ public final class SocketChannel {
         get { (delegate as? Callbacks)?.onDrain }
         set { callbacks.onDrain = newValue }
     }
-    /// Whether the owner was told of the channel's end: it hears it once.
-    private var isEndReported = false
-
     /// The delegate that calls the `on…` closures, made when the first one is set.
     private var callbacks: Callbacks {
         if let callbacks = delegate as? Callbacks { return callbacks }
@@ -84,16 +94,10 @@ public final class SocketChannel {
 
     /// `read` system calls made so far, `EAGAIN` and end of stream included: what the "one read per
     /// incoming batch" rule is checked against.
-    public private(set) var readCount = 0
+    public var readCount: Int { Int(reads) }
     /// The loop the channel's socket is registered with.
     public let loop: EventLoop
     private let readBuffer: UnsafeMutableRawBufferPointer
-    private let readsPerEvent: Int
-    /// The channel's name in its loop's epoll set while registered; 0 otherwise.
-    var token: UInt64 = 0
-    private var isStarted = false
-    /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
-    private var isWaitingForWritable = false
     /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
     /// Queued output, in the order it leaves: the buffers themselves, not copies. A room's event is one
@@ -129,7 +133,7 @@ public final class SocketChannel {
         self.socket = socket
         self.loop = loop
         self.readBuffer = readBuffer
-        self.readsPerEvent = readsPerEvent
+        self.readsPerEvent = UInt16(clamping: readsPerEvent)
     }
 
     /// Starts reading.
@@ -345,7 +349,7 @@ public final class SocketChannel {
         guard state == .open else { return }
         for _ in 0..<readsPerEvent {
             let result: Socket.Transfer
-            readCount += 1
+            reads &+= 1
             do {
                 result = try socket.read(into: readBuffer)
             } catch {

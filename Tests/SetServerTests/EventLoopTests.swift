@@ -1,5 +1,6 @@
 import Dispatch
 import SetSocket
+import SetTestSupport
 import SetTestTraits
 import Testing
 
@@ -104,6 +105,60 @@ import Testing
         }
         eventually("every channel released") { pairs.allSatisfy(\.isReleased) }
         #expect(queue.sync { loop.channelCount } == 0)
+    }
+
+    /// The loop finds a channel by the address it registered it under, with no table: a channel closed
+    /// by another's input earlier in the same batch (its owner letting go of it at once) hears nothing
+    /// more, and every other channel is read as ever.
+    @Test func aChannelClosedEarlierInABatchHearsNothingMore() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        var pairs = try queue.sync { try (0..<100).map { _ in try Pair(loop: loop, buffer: buffer) } }
+        let peers = pairs.map(\.peer)
+        defer { for peer in peers { close(peer) } }
+        var channels: [SocketChannel?] = pairs.map(\.channel)
+        var readAfterClose = 0
+        var closedUnread = 0
+        queue.sync {
+            for i in channels.indices {
+                // Each channel's first input closes its partner (the other of its two), whichever of the
+                // two the batch reaches first; the partner then must hear nothing more.
+                let partner = i ^ 1
+                channels[i]?.onRead = { _ in
+                    if channels[i] == nil { readAfterClose += 1 }
+                    guard let other = channels[partner] else { return }
+                    other.close()
+                    channels[partner] = nil
+                    closedUnread += 1
+                }
+                channels[i]?.start()
+            }
+            for (i, peer) in peers.enumerated() {
+                let line = Array("line \(i)\n".utf8)
+                #expect(line.withUnsafeBytes { Glibc.write(peer, $0.baseAddress, $0.count) } == line.count)
+            }
+        }
+        pairs = []
+        eventually("one of each two channels read and closed the other") { closedUnread == 50 }
+        queue.sync {
+            #expect(readAfterClose == 0)
+            #expect(channels.compactMap { $0 }.count == 50)
+            #expect(loop.channelCount == 50)
+            for channel in channels { channel?.close() }
+        }
+        eventually("every channel let go") { loop.channelCount == 0 }
+    }
+
+    /// A channel is one block of malloc's 128 bytes: the server holds one for every connection.
+    @Test func aChannelIsOneSmallBlock() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try startedPair(loop: loop, buffer: buffer)
+        defer { close(pair.peer) }
+        #expect(heapBlockSize(of: pair.channel) <= 120)
+        queue.sync { pair.channel.close() }
     }
 
     @Test func inputPastTheReadCapIsReadOnTheNextPass() throws {
