@@ -5,17 +5,28 @@ import SetSocket
 /// Everything else about a connection is the engine's. It is its channel's delegate, which holds it
 /// until the channel is released.
 final class Link {
-    let id: ConnectionID
     let channel: SocketChannel
     /// The shell, which outlives every link (it owns them).
     unowned let shell: Shell
-    /// Whether this link is already in the shell's list of links to flush.
-    var isMarkedForFlush = false
+    /// The connection's ID, and in the sign bit whether the link is in the shell's list of links to
+    /// flush: in one word, a link is 40 bytes, a 48-byte block of malloc's where a flag of its own made
+    /// it a 64-byte one (issue 28). IDs count up from 1 and never come near the sign bit.
+    private var idAndMark: Int
 
     init(id: ConnectionID, channel: SocketChannel, shell: Shell) {
-        self.id = id
+        precondition(id >= 0, "connection IDs count up from 1")
+        idAndMark = id
         self.channel = channel
         self.shell = shell
+    }
+
+    /// The connection's ID.
+    var id: ConnectionID { idAndMark & Int.max }
+
+    /// Whether this link is already in the shell's list of links to flush.
+    var isMarkedForFlush: Bool {
+        get { idAndMark < 0 }
+        set { idAndMark = newValue ? id | Int.min : id }
     }
 
     /// Finds a link in a ``KeyedTable`` by its connection's ID.
