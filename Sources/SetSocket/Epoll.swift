@@ -45,6 +45,14 @@ public struct Epoll: Sendable {
         guard epoll_ctl(fd, EPOLL_CTL_ADD, socket.fd, &event) == 0 else { throw SocketError("epoll_ctl") }
     }
 
+    /// Stops watching `socket`. Closing a descriptor takes it out of the set only when no other
+    /// descriptor shares its open file (a `dup`, or a child that inherited it before close-on-exec was
+    /// set), so an owner that must hear nothing more of it removes it first.
+    public func remove(_ socket: Socket) {
+        var event = epoll_event()
+        _ = epoll_ctl(fd, EPOLL_CTL_DEL, socket.fd, &event)
+    }
+
     /// The events ready now, without waiting, into `buffer`; returns how many (0 on an error, which for
     /// a valid epoll set can only be `EINTR`).
     public func ready(into buffer: UnsafeMutableBufferPointer<epoll_event>) -> Int {

@@ -10,9 +10,9 @@ import Dispatch
 /// Why not a Dispatch source per socket: libdispatch on Linux re-arms each source's descriptor with
 /// `epoll_ctl` after every event and hands the event from its manager thread to a worker, so each line
 /// read cost an `epoll_ctl`, an `epoll_wait` and two context switches. Here each socket is added once,
-/// edge-triggered for input, output and the peer's close, and never touched again; when the one epoll
-/// descriptor turns readable the loop drains `epoll_wait` with a zero timeout in batches, on the queue,
-/// and hands each ready socket to its channel. A wake-up serves every socket that became ready meanwhile.
+/// edge-triggered for input, output and the peer's close, never modified, and taken out at its close;
+/// when the one epoll descriptor turns readable the loop drains `epoll_wait` with a zero timeout in
+/// batches, on the queue, and hands each ready socket to its channel. A wake-up serves every socket that became ready meanwhile.
 ///
 /// Ownership rule: a loop is created and used only on `queue`; each channel holds the loop, and itself
 /// from its start until its release (see ``SocketChannel``), which is what lets the loop find it by
@@ -74,11 +74,15 @@ public final class EventLoop {
         registered += 1
     }
 
-    /// Forgets `channel`; its descriptor leaves the set when it is closed.
+    /// Forgets `channel` and takes its descriptor out of the set.
     func unregister(_ channel: SocketChannel) {
         guard channel.isRegistered else { return }
         registered -= 1
         channel.isRegistered = false
+        // Out of the set before the channel can be released: the set names it by its address, and a
+        // descriptor that outlives its close (a copy a child inherited) would otherwise go on being
+        // reported under that address after the channel is gone.
+        if case .success(let epoll) = epoll { epoll.remove(channel.socket) }
     }
 
     /// Runs `work` on the queue after what runs now: how a channel says something that must not happen
