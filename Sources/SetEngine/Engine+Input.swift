@@ -230,7 +230,14 @@ extension Engine {
         guard admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) else {
             return
         }
-        carryOut(core.handle(parsed, from: connection.id, at: now))
+        // One array for every command's effects, kept between commands (swapped out while in use, so
+        // that a call that reaches here again meanwhile gets an array of its own).
+        var effects: [Effect] = []
+        swap(&effects, &commandEffects)
+        core.handle(parsed, from: connection.id, at: now, into: &effects)
+        carryOut(effects)
+        effects.removeAll(keepingCapacity: effects.capacity <= 256)
+        swap(&effects, &commandEffects)
     }
 
     /// What a command costs against the rate limit, in commands: listing every room, or a history of

@@ -18,6 +18,10 @@ public enum Effect: Equatable, Sendable {
     indirect case journal(JournalRecord)
     /// Queue these bytes (whole lines, each ending in LF) on a connection.
     case send(ConnectionID, [UInt8])
+    /// Queue these bytes (whole lines, each ending in LF) on each of these connections: a room's event,
+    /// formatted once. One effect for the room, not one per member, so the engine and the shell touch
+    /// the event once and each member's connection once, and the buffer is shared, never copied.
+    case broadcast([ConnectionID], [UInt8])
     /// Close a connection once its queued lines are written. The core has already forgotten it: its
     /// player is away (or gone) and nothing more is sent or read for it.
     case close(ConnectionID, reason: String)
@@ -73,28 +77,43 @@ final class Outbox {
         send(line.bytes, to: id)
     }
 
+    /// Queues one event for every connection in `ids` (none is left out: an empty list queues nothing).
+    func broadcast(_ bytes: [UInt8], to ids: [ConnectionID]) {
+        guard !ids.isEmpty else { return }
+        sends.append(.broadcast(ids, bytes))
+    }
+
     func close(_ id: ConnectionID, reason: String) {
         closes.append(.close(id, reason: reason))
     }
 
     /// Everything gathered since the last drain, in order; the outbox is empty afterwards.
     func drain() -> [Effect] {
-        // The sends (a room's broadcast: one per member) are the bulk: they go out in their own array,
-        // the few logs and records moved in ahead of them, never copied effect by effect.
-        var effects = sends
-        sends = []
-        // Room for the next call's as many (one allocation, not a doubling per few members).
-        sends.reserveCapacity(min(effects.count, 1024))
-        if !(logs.isEmpty && records.isEmpty) {
-            effects.insert(contentsOf: logs + records, at: 0)
+        var effects: [Effect] = []
+        drain(into: &effects)
+        return effects
+    }
+
+    /// Appends everything gathered since the last drain to `effects`, in order; the outbox is empty
+    /// afterwards. A caller that empties `effects` (keeping its capacity) and passes it again reuses one
+    /// array from call to call, where ``drain()`` makes one a call.
+    func drain(into effects: inout [Effect]) {
+        if effects.isEmpty, logs.isEmpty, records.isEmpty {
+            // Only lines (and closes): the sends' array is handed over whole and the caller's empty one
+            // kept for the next call's sends.
+            swap(&effects, &sends)
+        } else {
+            effects.append(contentsOf: logs)
+            effects.append(contentsOf: records)
+            effects.append(contentsOf: sends)
             logs.removeAll(keepingCapacity: true)
             records.removeAll(keepingCapacity: true)
+            sends.removeAll(keepingCapacity: sends.capacity <= 1024)
         }
         if !closes.isEmpty {
             effects += closes
             closes.removeAll(keepingCapacity: true)
         }
-        return effects
     }
 }
 
