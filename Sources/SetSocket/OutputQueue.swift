@@ -19,9 +19,16 @@ struct OutputQueue {
     private(set) var pending = 0
     /// Bytes held, written or not (see ``SocketChannel/retainedOutput``).
     private(set) var held = 0
+    /// Whether the channel closed: nothing more is queued. Kept here, beside the list, so that queueing
+    /// checks it in the same access.
+    var isClosed = false
 
-    /// Adds a buffer at the end.
+    /// An empty queue; a closed one takes nothing.
+    init(isClosed: Bool = false) { self.isClosed = isClosed }
+
+    /// Adds a buffer at the end, unless the channel closed.
     mutating func append(_ bytes: [UInt8]) {
+        guard !isClosed else { return }
         // A few lines per pass is the usual queue: room for them at once, not a reallocation per line.
         if chunks.isEmpty { chunks.reserveCapacity(8) }
         chunks.append(bytes)
@@ -72,6 +79,6 @@ struct OutputQueue {
 
     /// Empties the queue and lets go of its list: an idle connection holds no output queue.
     mutating func removeAll() {
-        self = OutputQueue()
+        self = OutputQueue(isClosed: isClosed)
     }
 }

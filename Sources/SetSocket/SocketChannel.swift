@@ -164,7 +164,8 @@ public final class SocketChannel {
     /// Queues bytes; they leave at the next ``flush()``. The buffer is kept as it is, not copied: the
     /// same event queued on a hundred channels is one buffer in memory.
     public func enqueue(_ bytes: [UInt8]) {
-        guard state != .closed, !bytes.isEmpty else { return }
+        guard !bytes.isEmpty else { return }
+        // One access to the channel's state, not two: the queue knows whether the channel closed.
         output.append(bytes)
     }
 
@@ -223,7 +224,7 @@ public final class SocketChannel {
         state = .closed
         loop.unregister(self)
         socket.close()
-        output.removeAll()
+        output = OutputQueue(isClosed: true)
         isWaitingForWritable = false
         // Alive until released, even if the owner lets go now; released after what runs now, so that a
         // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.
