@@ -31,9 +31,12 @@ public enum Effect: Equatable, Sendable {
 ///
 /// Shared by the core and its rooms, which only ever append to it; the core drains it once per call.
 final class Outbox {
-    private var logs: [Effect] = []
-    private var records: [Effect] = []
-    private var sends: [Effect] = []
+    /// The logs, then the records, then the sends, in ``Effect``'s order as they are made: a log goes in
+    /// after the logs, a record after the records (ahead of any send, which are few by then), a send at
+    /// the end. One array handed over whole at a drain, not three copied out of one by one.
+    private var ordered: [Effect] = []
+    private var logCount = 0
+    private var sendsStart = 0
     private var closes: [Effect] = []
     /// The lowest level worth making a log line for.
     let logLevel: LogLevel
@@ -61,16 +64,19 @@ final class Outbox {
     /// nothing (no strings, no array) when the log is at `info` or above.
     func log(_ level: LogLevel, _ event: String, _ fields: @autoclosure () -> [(String, String)] = []) {
         guard level >= logLevel else { return }
-        logs.append(.log(LogEvent(level: level, name: event, fields: fields())))
+        ordered.insert(.log(LogEvent(level: level, name: event, fields: fields())), at: logCount)
+        logCount += 1
+        sendsStart += 1
     }
 
     func record(_ record: JournalRecord) {
         guard !isReplaying else { return }
-        records.append(.journal(record))
+        ordered.insert(.journal(record), at: sendsStart)
+        sendsStart += 1
     }
 
     func send(_ bytes: [UInt8], to id: ConnectionID) {
-        sends.append(.send(id, bytes))
+        ordered.append(.send(id, bytes))
     }
 
     func send(_ line: ServerLine, to id: ConnectionID) {
@@ -80,7 +86,7 @@ final class Outbox {
     /// Queues one event for every connection in `ids` (none is left out: an empty list queues nothing).
     func broadcast(_ bytes: [UInt8], to ids: [ConnectionID]) {
         guard !ids.isEmpty else { return }
-        sends.append(.broadcast(ids, bytes))
+        ordered.append(.broadcast(ids, bytes))
     }
 
     func close(_ id: ConnectionID, reason: String) {
@@ -98,18 +104,15 @@ final class Outbox {
     /// afterwards. A caller that empties `effects` (keeping its capacity) and passes it again reuses one
     /// array from call to call, where ``drain()`` makes one a call.
     func drain(into effects: inout [Effect]) {
-        if effects.isEmpty, logs.isEmpty, records.isEmpty {
-            // Only lines (and closes): the sends' array is handed over whole and the caller's empty one
-            // kept for the next call's sends.
-            swap(&effects, &sends)
+        if effects.isEmpty {
+            // The array is handed over whole, and the caller's empty one kept for the next call.
+            swap(&effects, &ordered)
         } else {
-            effects.append(contentsOf: logs)
-            effects.append(contentsOf: records)
-            effects.append(contentsOf: sends)
-            logs.removeAll(keepingCapacity: true)
-            records.removeAll(keepingCapacity: true)
-            sends.removeAll(keepingCapacity: sends.capacity <= 1024)
+            effects += ordered
+            ordered.removeAll(keepingCapacity: ordered.capacity <= 1024)
         }
+        logCount = 0
+        sendsStart = 0
         if !closes.isEmpty {
             effects += closes
             closes.removeAll(keepingCapacity: true)
