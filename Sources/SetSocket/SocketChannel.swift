@@ -36,20 +36,8 @@ public final class SocketChannel {
 
     /// The socket; the channel closes it.
     public let socket: Socket
-    /// Where the channel is in its life.
-    public private(set) var state = State.open
-    // The small fields sit together here, after the descriptor and the state, in one word: stored
-    // properties are laid out in the order they are declared, and apart each took a word of its own
-    // (a server holds thousands of channels; issue 28).
-    /// Whether the owner was told of the channel's end: it hears it once.
-    private var isEndReported = false
-    private var isStarted = false
-    /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
-    private var isWaitingForWritable = false
-    /// Whether the socket is in its loop's epoll set (under the channel's address; see ``EventLoop``).
-    var isRegistered = false
-    private let readsPerEvent: UInt16
-    /// `read` calls so far, counted in 32 bits (it wraps after four billion, which only a test reads).
+    /// `read` calls so far, counted in 32 bits (it wraps after four billion, which only a test reads);
+    /// beside the descriptor's 4 bytes, in one word.
     private var reads: UInt32 = 0
     /// Told of everything that happens to the channel, on the channel's queue; held until the channel is
     /// released (which breaks any cycle through it). One object for all five events, instead of a closure
@@ -100,16 +88,21 @@ public final class SocketChannel {
     private let readBuffer: UnsafeMutableRawBufferPointer
     /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
-    /// Queued output, in the order it leaves: the buffers themselves, not copies. A room's event is one
-    /// array shared by every member's channel; holding a reference keeps it alive and unchanged (no one
-    /// can write to an array another holder shares without copying it first), so its bytes are written
-    /// from where they are, gathered with the others in one `sendmsg`.
-    private var chunks: [[UInt8]] = []
-    /// The first chunk not wholly written, and how many of its bytes were.
-    private var chunkStart = 0
-    private var chunkOffset = 0
-    private var queuedBytes = 0
-    private var heldBytes = 0
+    /// Queued output (see ``OutputQueue``).
+    private var output = OutputQueue()
+    // The small fields last, in the 7 bytes the output queue's 41 leave in its last word: stored
+    // properties are laid out in the order they are declared, and apart each took a word of its own.
+    // So a channel is 120 bytes, a 128-byte block of malloc's (a server holds thousands; issue 28).
+    /// Where the channel is in its life.
+    public private(set) var state = State.open
+    /// Whether the owner was told of the channel's end: it hears it once.
+    private var isEndReported = false
+    private var isStarted = false
+    /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
+    private var isWaitingForWritable = false
+    /// Whether the socket is in its loop's epoll set (under the channel's address; see ``EventLoop``).
+    var isRegistered = false
+    private let readsPerEvent: UInt16
 
     /// Wraps a connected non-blocking socket, on a loop of its own on `queue` (one epoll set for this
     /// one socket: right for a single connection such as set-cli's; many channels should share one
@@ -166,29 +159,26 @@ public final class SocketChannel {
     }
 
     /// Bytes queued and not yet written.
-    public var pendingOutput: Int { queuedBytes }
+    public var pendingOutput: Int { output.pending }
 
     /// Bytes the output queue holds, written or not: what a connection costs in memory (a buffer shared
     /// with other channels counts whole here too). Chunks written are let go whenever the socket stops
     /// taking more, so this stays within what is waiting plus the one chunk being written from the middle.
-    public var retainedOutput: Int { heldBytes }
+    public var retainedOutput: Int { output.held }
 
     /// Queues bytes; they leave at the next ``flush()``. The buffer is kept as it is, not copied: the
     /// same event queued on a hundred channels is one buffer in memory.
     public func enqueue(_ bytes: [UInt8]) {
-        guard state != .closed, !bytes.isEmpty else { return }
-        // A few lines per pass is the usual queue: room for them at once, not a reallocation per line.
-        if chunks.isEmpty { chunks.reserveCapacity(8) }
-        chunks.append(bytes)
-        queuedBytes += bytes.count
-        heldBytes += bytes.count
+        guard !bytes.isEmpty else { return }
+        // One access to the channel's state, not two: the queue knows whether the channel closed.
+        output.append(bytes)
     }
 
     /// Writes as much queued output as the socket takes, gathered (at most ``Socket/maximumGather``
     /// buffers a call); waits for the socket to drain the rest.
     public func flush() {
         guard state != .closed, state != .connecting else { return }
-        while queuedBytes > 0 {
+        while output.pending > 0 {
             let attempt = writeGathered()
             let result: Socket.Transfer
             switch attempt {
@@ -199,55 +189,27 @@ public final class SocketChannel {
             }
             switch result {
             case .bytes(let n):
-                advance(by: n)
+                output.advance(by: n)
             case .wouldBlock, .closed:
-                compactOutput()
+                output.compact()
                 isWaitingForWritable = true
                 return
             }
         }
         // Nothing is kept once everything is written: an idle connection holds no output queue.
-        chunks = []
-        chunkStart = 0
-        chunkOffset = 0
-        heldBytes = 0
+        output.removeAll()
         isWaitingForWritable = false
         if state == .closing { close() }
     }
 
     /// One gathered write of the queue's front.
     private func writeGathered() -> Result<Socket.Transfer, SocketError> {
-        let count = min(chunks.count - chunkStart, Socket.maximumGather)
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
-            for i in 0..<count {
-                let skip = i == 0 ? chunkOffset : 0
-                // The pointer outlives the closure only until the write below returns: `chunks` holds the
-                // array all that time and nothing writes to it (see ``chunks``), so its storage stays put.
-                chunks[chunkStart + i].withUnsafeBytes { raw in
-                    vectors[i] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
-                        iov_len: raw.count - skip)
-                }
-            }
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: Socket.maximumGather) { vectors in
+            // The pointers are good until the write below returns: the queue does not change meanwhile.
+            let count = output.gather(into: vectors)
             return Result { () throws(SocketError) in
                 try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
             }
-        }
-    }
-
-    /// Moves the front of the queue past `written` bytes.
-    private func advance(by written: Int) {
-        queuedBytes -= written
-        var left = written
-        while left > 0 {
-            let rest = chunks[chunkStart].count - chunkOffset
-            if left < rest {
-                chunkOffset += left
-                return
-            }
-            left -= rest
-            chunkStart += 1
-            chunkOffset = 0
         }
     }
 
@@ -267,25 +229,12 @@ public final class SocketChannel {
         state = .closed
         loop.unregister(self)
         socket.close()
-        chunks = []
-        chunkStart = 0
-        chunkOffset = 0
-        queuedBytes = 0
-        heldBytes = 0
+        output = OutputQueue(isClosed: true)
         isWaitingForWritable = false
         // Alive until released, even if the owner lets go now; released after what runs now, so that a
         // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.
         keptAlive = self
         loop.runSoon { self.released() }
-    }
-
-    /// Lets go of the chunks written so far, so a peer that reads slowly holds only what still waits for
-    /// it (and the rest of the chunk being written), not everything ever sent to it.
-    private func compactOutput() {
-        guard chunkStart > 0 else { return }
-        for chunk in chunks[..<chunkStart] { heldBytes -= chunk.count }
-        chunks.removeSubrange(..<chunkStart)
-        chunkStart = 0
     }
 
     /// One event from the loop's epoll set.
