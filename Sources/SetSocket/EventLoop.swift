@@ -10,22 +10,24 @@ import Dispatch
 /// Why not a Dispatch source per socket: libdispatch on Linux re-arms each source's descriptor with
 /// `epoll_ctl` after every event and hands the event from its manager thread to a worker, so each line
 /// read cost an `epoll_ctl`, an `epoll_wait` and two context switches. Here each socket is added once,
-/// edge-triggered for input, output and the peer's close, never modified, and taken out at its close;
-/// when the one epoll descriptor turns readable the loop drains `epoll_wait` with a zero timeout in
-/// batches, on the queue, and hands each ready socket to its channel. A wake-up serves every socket that became ready meanwhile.
+/// edge-triggered for input, output and the peer's close, and never touched again; when the one epoll
+/// descriptor turns readable the loop drains `epoll_wait` with a zero timeout in batches, on the queue,
+/// and hands each ready socket to its channel. A wake-up serves every socket that became ready meanwhile.
 ///
-/// Ownership rule: a loop is created and used only on `queue`; each channel holds the loop, and itself
-/// from its start until its release (see ``SocketChannel``), which is what lets the loop find it by
-/// address.
+/// Ownership rule: a loop is created and used only on `queue`; it holds its registered channels until
+/// they close, and each holds the loop.
 public final class EventLoop {
     /// The queue every channel of the loop, and the loop itself, runs on.
     public let queue: DispatchQueue
     private let epoll: Result<Epoll, SocketError>
     private var source: DispatchSourceRead?
-    /// Channels registered and not closed. The loop keeps no table of them: a channel's token in the
-    /// epoll set is its own address, as a C server keeps a pointer in `epoll_data` (a table keyed by
-    /// token was 16 bytes or more a connection, and a server holds thousands).
-    private var registered = 0
+    // A table, not the channel's address as its token (as a C server keeps a pointer in `epoll_data`):
+    // tried for 16 bytes a connection, and left, since a mistake in a channel's lifetime would then be
+    // a use after free in the daemon rather than an event nobody hears.
+    private var channels: [UInt64: SocketChannel] = [:]
+    /// Tokens are never reused, so an event still in a batch for a channel closed earlier in the same
+    /// batch (whose descriptor number a new connection may already have) finds nobody.
+    private var nextToken: UInt64 = 1
     /// Channels that stopped reading at their per-event cap with more input waiting: edge-triggered
     /// epoll will not report that input again, so the loop reads them again on the next pass.
     private var unfinished: [SocketChannel] = []
@@ -62,26 +64,25 @@ public final class EventLoop {
     }
 
     /// Channels registered and not yet closed.
-    public var channelCount: Int { registered }
+    public var channelCount: Int { channels.count }
 
     /// Adds `channel`'s socket to the set; its events go to it from now on until ``unregister(_:)``.
     func register(_ channel: SocketChannel) throws(SocketError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let epoll = try epoll.get()
-        let token = UInt64(UInt(bitPattern: Unmanaged.passUnretained(channel).toOpaque()))
+        let token = nextToken
+        nextToken += 1
         try epoll.add(channel.socket, token: token)
-        channel.isRegistered = true
-        registered += 1
+        channel.token = token
+        channels[token] = channel
     }
 
-    /// Forgets `channel` and takes its descriptor out of the set.
+    /// Forgets `channel` and takes its descriptor out of the set: a descriptor that outlives its close (a
+    /// copy a child inherited) would otherwise go on being reported.
     func unregister(_ channel: SocketChannel) {
-        guard channel.isRegistered else { return }
-        registered -= 1
-        channel.isRegistered = false
-        // Out of the set before the channel can be released: the set names it by its address, and a
-        // descriptor that outlives its close (a copy a child inherited) would otherwise go on being
-        // reported under that address after the channel is gone.
+        guard channel.token != 0 else { return }
+        channels[channel.token] = nil
+        channel.token = 0
         if case .success(let epoll) = epoll { epoll.remove(channel.socket) }
     }
 
@@ -107,7 +108,7 @@ public final class EventLoop {
     private func readUnfinished() {
         let again = unfinished
         unfinished = []
-        for channel in again where channel.isRegistered { channel.readAvailable(hangUp: false) }
+        for channel in again where channel.token != 0 { channel.readAvailable(hangUp: false) }
     }
 
     /// Hands every ready event to its channel, up to ``batchesPerWakeUp`` batches from `epoll_wait`.
@@ -119,13 +120,7 @@ public final class EventLoop {
             let n = epoll.ready(into: events)
             for i in 0..<n {
                 let event = Epoll.event(events, at: i)
-                // Safe to follow: a channel keeps itself alive from its start until it is released, and
-                // its release runs as later work of the queue (``runSoon(_:)``), never inside this loop.
-                // One closed earlier in this batch (whose descriptor number a new connection may already
-                // have) is still here, no longer registered, and hears nothing.
-                guard let address = UnsafeRawPointer(bitPattern: UInt(event.token)) else { continue }
-                let channel = Unmanaged<SocketChannel>.fromOpaque(address).takeUnretainedValue()
-                if channel.isRegistered { channel.handle(event) }
+                channels[event.token]?.handle(event)
             }
             if n < Self.batchSize { return }
         }

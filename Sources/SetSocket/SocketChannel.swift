@@ -88,11 +88,13 @@ public final class SocketChannel {
     private let readBuffer: UnsafeMutableRawBufferPointer
     /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
+    /// The channel's name in its loop's epoll set, never reused; 0 when it is not in the set.
+    var token: UInt64 = 0
     /// Queued output (see ``OutputQueue``).
     private var output = OutputQueue()
     // The small fields last, in the 7 bytes the output queue's 41 leave in its last word: stored
     // properties are laid out in the order they are declared, and apart each took a word of its own.
-    // So a channel is 120 bytes, a 128-byte block of malloc's (a server holds thousands; issue 28).
+    // So a channel is 128 bytes, a 144-byte block of malloc's (a server holds thousands; issue 28).
     /// Where the channel is in its life.
     public private(set) var state = State.open
     /// Whether the owner was told of the channel's end: it hears it once.
@@ -100,8 +102,6 @@ public final class SocketChannel {
     private var isStarted = false
     /// Whether a write met `EAGAIN` (or `connect` is in progress), so the writable edge means "flush".
     private var isWaitingForWritable = false
-    /// Whether the socket is in its loop's epoll set (under the channel's address; see ``EventLoop``).
-    var isRegistered = false
     private let readsPerEvent: UInt16
 
     /// Wraps a connected non-blocking socket, on a loop of its own on `queue` (one epoll set for this
