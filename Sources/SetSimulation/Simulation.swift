@@ -505,6 +505,10 @@ public final class Simulation {
     }
 
     var pendingRatings: [(key: String, bits: UInt64)] = []
+    /// Where each card is, for the partition check: zero between checks (each check clears what it set).
+    var placeScratch = [UInt8](repeating: 0, count: Card.universe.count)
+    /// Each mode's deck by card index, for the partition check.
+    var deckMembership: [SetMode: [Bool]] = [:]
 
     /// Adds a line to the trace, if it is kept; `line` is only made then.
     func note(_ line: @autoclosure () -> String) {
