@@ -198,7 +198,23 @@ struct RecordReader {
     private var next = 0
 
     init(body: ArraySlice<UInt8>) {
-        fields = body.split(separator: 0x20, omittingEmptySubsequences: false)
+        // What `split(separator: 0x20, omittingEmptySubsequences: false)` gives, by a plain scan: the
+        // generic split was a tenth of reading a record.
+        var fields: [ArraySlice<UInt8>] = []
+        var start = body.startIndex
+        body.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            for byte in buffer {
+                if byte == 0x20 {
+                    let end = body.startIndex + offset
+                    fields.append(body[start..<end])
+                    start = end + 1
+                }
+                offset += 1
+            }
+        }
+        fields.append(body[start...])
+        self.fields = fields
     }
 
     var isAtEnd: Bool { next == fields.count }
