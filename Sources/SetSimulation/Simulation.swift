@@ -442,8 +442,6 @@ public final class Simulation {
 
     // MARK: Carrying out
 
-    /// Carries out the engine's actions as the shell does, checking the journal gate on the way: a line
-    /// never leaves while a record before it is not written.
     /// Hands written bytes to the clients of `ids`, checking the journal gate as the shell would.
     private func deliver(_ bytes: [UInt8], to ids: [ConnectionID]) {
         if disk.hasAppended {
@@ -459,6 +457,8 @@ public final class Simulation {
         }
     }
 
+    /// Carries out the engine's actions as the shell does, checking the journal gate on the way: a line
+    /// never leaves while a record before it is not written.
     func carryOut(_ actions: [Action]) {
         var batch = actions
         var closing: [ConnectionID] = []
