@@ -116,23 +116,40 @@ extension Simulation {
             // Each card of the mode's deck is in exactly one place. In chain mode each set reuses a card of
             // the one before, so a taken card may be in two sets (but never also on the board or deck); in
             // puzzle a found set stays on the board until the board moves on, and leaves with it.
-            let universe = Card.universe.count
-            var place = [UInt8](repeating: 0, count: universe)
-            for card in state.board { place[card.index] += 1 }
-            for card in state.deck { place[card.index] += 1 }
-            for taken in state.takenSets {
-                for card in taken.cards where place[card.index] & 0x80 == 0 { place[card.index] |= 0x80 }
+            // Counted in a scratch array kept between checks, and only the cards in play and in the
+            // mode's deck are visited (not every card of every mode's deck).
+            let mode = state.options.mode
+            let inDeck = deckMembership(of: mode)
+            var place: [UInt8] = []
+            swap(&place, &placeScratch)
+            defer {
+                for card in state.board { place[card.index] = 0 }
+                for card in state.deck { place[card.index] = 0 }
+                for taken in state.takenSets { for card in taken.cards { place[card.index] = 0 } }
+                swap(&place, &placeScratch)
             }
-            var inDeck = [Bool](repeating: false, count: universe)
-            for card in state.options.mode.cards { inDeck[card.index] = true }
-            for index in 0..<universe {
+            for card in state.board { place[card.index] &+= 1 }
+            for card in state.deck { place[card.index] &+= 1 }
+            for taken in state.takenSets {
+                for card in taken.cards { place[card.index] |= 0x80 }
+            }
+            func count(_ index: Int) -> Int {
                 let dealt = Int(place[index] & 0x7F)
                 let taken = place[index] & 0x80 == 0 ? 0 : 1
-                let count = state.options.mode.isPuzzle && dealt > 0 ? dealt : dealt + taken
+                return mode.isPuzzle && dealt > 0 ? dealt : dealt + taken
+            }
+            // A card of another mode's deck is in no place.
+            let stranger =
+                state.board.first { !inDeck[$0.index] } ?? state.deck.first { !inDeck[$0.index] }
+                ?? state.takenSets.lazy.compactMap { $0.cards.first { !inDeck[$0.index] } }.first
+            if let card = stranger {
+                return fail("\(room.name): \(card.code) is in \(count(card.index)) places")
+            }
+            for card in mode.cards {
+                let count = count(card.index)
                 // A puzzle board that moved on took its cards no set used out of play: in no place.
-                let isGone = state.options.mode.isPuzzle && count == 0 && inDeck[index]
-                guard count == (inDeck[index] ? 1 : 0) || isGone else {
-                    return fail("\(room.name): \(Card.universe[index].code) is in \(count) places")
+                guard count == 1 || (mode.isPuzzle && count == 0) else {
+                    return fail("\(room.name): \(card.code) is in \(count) places")
                 }
             }
             for (name, score) in state.scores {
@@ -213,5 +230,14 @@ extension Simulation {
                 }
             }
         }
+    }
+
+    /// Which cards of every mode's deck are in `mode`'s, by index (worked out once per mode).
+    private func deckMembership(of mode: SetMode) -> [Bool] {
+        if let known = deckMembership[mode] { return known }
+        var inDeck = [Bool](repeating: false, count: Card.universe.count)
+        for card in mode.cards { inDeck[card.index] = true }
+        deckMembership[mode] = inDeck
+        return inDeck
     }
 }

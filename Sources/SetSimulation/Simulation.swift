@@ -442,8 +442,6 @@ public final class Simulation {
 
     // MARK: Carrying out
 
-    /// Carries out the engine's actions as the shell does, checking the journal gate on the way: a line
-    /// never leaves while a record before it is not written.
     /// Hands written bytes to the clients of `ids`, checking the journal gate as the shell would.
     private func deliver(_ bytes: [UInt8], to ids: [ConnectionID]) {
         if disk.hasAppended {
@@ -459,6 +457,8 @@ public final class Simulation {
         }
     }
 
+    /// Carries out the engine's actions as the shell does, checking the journal gate on the way: a line
+    /// never leaves while a record before it is not written.
     func carryOut(_ actions: [Action]) {
         var batch = actions
         var closing: [ConnectionID] = []
@@ -514,6 +514,10 @@ public final class Simulation {
     }
 
     var pendingRatings: [(key: String, bits: UInt64)] = []
+    /// Where each card is, for the partition check: zero between checks (each check clears what it set).
+    var placeScratch = [UInt8](repeating: 0, count: Card.universe.count)
+    /// Each mode's deck by card index, for the partition check.
+    var deckMembership: [SetMode: [Bool]] = [:]
 
     /// Adds a line to the trace, if it is kept; `line` is only made then.
     func note(_ line: @autoclosure () -> String) {

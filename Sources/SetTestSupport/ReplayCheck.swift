@@ -55,24 +55,25 @@ public struct ReplayCheck {
     /// file holds them), without comparing: the bytes a disk kept, read as a restart reads them, with no
     /// record encoded again.
     public mutating func feed(journal bytes: ArraySlice<UInt8>) throws(Mismatch) {
-        try feed(journal: bytes, isWhole: false)
+        try feed(lines: bytes)
     }
 
     /// Replays a whole journal (a rewrite: header, archive, snapshots), as ``feed(journal:)`` does,
     /// remembering every line: the next rewrite, and the restart that reads it, hold most of them again.
     public mutating func feed(wholeJournal bytes: ArraySlice<UInt8>) throws(Mismatch) {
         knownLines.beginWholeJournal()
-        try feed(journal: bytes, isWhole: true)
+        try feed(lines: bytes)
     }
 
-    private mutating func feed(journal bytes: ArraySlice<UInt8>, isWhole: Bool) throws(Mismatch) {
+    private mutating func feed(lines bytes: ArraySlice<UInt8>) throws(Mismatch) {
         var records: [JournalRecord] = []
         var start = bytes.startIndex
         while start < bytes.endIndex {
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
                 throw Mismatch(description: "the journal ends inside a record")
             }
-            records.append(try read(line: bytes[start..<end], remembering: isWhole))
+            // Every line is remembered, a step's too: the restart after it reads the same bytes back.
+            records.append(try read(line: bytes[start..<end], remembering: true))
             start = end + 1
         }
         guard !records.isEmpty else { return }
@@ -156,20 +157,23 @@ public struct ReplayCheck {
         var sources: [Int?] = []
         var counts: [String: Int] = [:]
         var newest: [String: Int] = [:]
-        var keys: [String: String] = [:]
         for (index, record) in snapshot.enumerated() {
-            guard case .archive(let room, let game) = record else {
+            guard case .archive(let room, _) = record else {
                 records.append(record)
                 sources.append(index)
                 continue
             }
-            let count = (counts[room] ?? 0) + 1
-            counts[room] = count
+            counts[room, default: 0] += 1
             newest[room] = index
+        }
+        // Each room's key made once, from its newest game (not for every game of the archive).
+        var keys: [String: String] = [:]
+        for (room, index) in newest {
+            guard case .archive(_, let game) = snapshot[index] else { continue }
             // Times to the millisecond, as the journal keeps them.
             let start = Int((game.startedAt * 1000).rounded())
             let end = Int((game.endedAt * 1000).rounded())
-            keys[room] = "\(count) \(game.id ?? "-") \(start) \(end)"
+            keys[room] = "\(counts[room]!) \(game.id ?? "-") \(start) \(end)"
         }
         for room in keys.keys.sorted() {
             let key = keys[room]!

@@ -103,6 +103,28 @@ import Testing
             #expect(position == Int(text), "\(text)")
         }
     }
+
+    @Test func numbersAreWrittenAsTheirTextWrites() {
+        // Records and game records write numbers' digits straight into their bytes: the bytes
+        // `String(number)` has, for every size and sign.
+        var rng = SeededGenerator(seed: 22)
+        var values: [Int] = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        for _ in 0..<2_000 {
+            let bits = Int(rng.next() % 64)
+            values.append(
+                Int(truncatingIfNeeded: rng.next() >> UInt64(bits)) * (rng.next() % 2 == 0 ? 1 : -1))
+        }
+        for value in values {
+            var bytes: [UInt8] = [0x41]
+            JournalCoding.appendDecimal(value, to: &bytes)
+            #expect(bytes == [0x41] + Array(String(value).utf8), "\(value)")
+        }
+        for value in [UInt64.max, 0, 7, UInt64(Int.max) + 1, rng.next()] {
+            var bytes: [UInt8] = []
+            JournalCoding.appendDecimal(magnitude: value, isNegative: false, to: &bytes)
+            #expect(bytes == Array(String(value).utf8), "\(value)")
+        }
+    }
 }
 
 extension String {

@@ -114,4 +114,25 @@ import Testing
                 rewrite: Array(records.dropLast()), bodies: Array(records.dropLast().map(\.body)))
         }
     }
+
+    @Test func linesThatDifferOnlyBetweenTheBytesTheirKeyHashesAreToldApart() throws {
+        // A remembered line is found by a hash of its length and a few words along it: two lines of the
+        // same length that differ only in a byte it does not hash (bytes 8–15 of a line of 40 words)
+        // are still two lines, each read as what it holds, the first time and when remembered.
+        let padding = String(repeating: "x", count: 320 - 16)
+        let first = Array("chat r1 aaaaaaa \(padding)".utf8)
+        let second = Array("chat r1 aaaaaab \(padding)".utf8)
+        #expect(first.count == 320 && second.count == 320)
+        let lines = ReplayCheck.KnownLines()
+        for round in 0..<2 {
+            for (body, name) in [(first, "aaaaaaa"), (second, "aaaaaab")] {
+                guard case .chat(_, let read, _) = try lines.record(body: body[...]) else {
+                    Issue.record("not a chat")
+                    return
+                }
+                #expect(read == name)
+            }
+            #expect(lines.hits == 2 * round)
+        }
+    }
 }

@@ -57,6 +57,28 @@ public enum JournalCoding {
         }
     }
 
+    /// Appends `value` in decimal, as `String(value)` writes it.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        appendDecimal(magnitude: UInt64(value.magnitude), isNegative: value < 0, to: &bytes)
+    }
+
+    /// Appends `magnitude` in decimal, after `-` if `isNegative`.
+    static func appendDecimal(magnitude: UInt64, isNegative: Bool, to bytes: inout [UInt8]) {
+        if isNegative { bytes.append(0x2D) }
+        var value = magnitude
+        guard value >= 10 else { return bytes.append(0x30 &+ UInt8(value)) }
+        // At most 20 digits, written from the end of a small buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var at = 20
+            while value > 0 {
+                at -= 1
+                digits[at] = 0x30 &+ UInt8(value % 10)
+                value /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+        }
+    }
+
     /// The text of an escaped field; `nil` for a malformed escape or bytes that are not UTF-8.
     public static func unescape(_ field: ArraySlice<UInt8>) -> String? {
         if field.count == 1 && field.first == 0x25 { return "" }
@@ -145,11 +167,19 @@ struct RecordWriter {
         JournalCoding.appendEscaped(text, to: &body)
     }
 
-    mutating func append(_ number: Int) { append(String(number)) }
-    mutating func append(_ number: UInt64) { append(String(number)) }
+    // Numbers are written as their digits straight into the body (the bytes `String(number)` has, none
+    // of which is escaped), not made into a `String` first: a snapshot holds hundreds of them.
+    mutating func append(_ number: Int) {
+        if !body.isEmpty { body.append(0x20) }
+        JournalCoding.appendDecimal(number, to: &body)
+    }
+    mutating func append(_ number: UInt64) {
+        if !body.isEmpty { body.append(0x20) }
+        JournalCoding.appendDecimal(magnitude: number, isNegative: false, to: &body)
+    }
     mutating func append(_ flag: Bool) { append(flag ? "1" : "0") }
     /// Seconds, kept to the millisecond.
-    mutating func append(time: Double) { append(String(Int64((time * 1000).rounded()))) }
+    mutating func append(time: Double) { append(Int(Int64((time * 1000).rounded()))) }
     /// A count, then one field per string.
     mutating func append(list: [String]) {
         append(list.count)
@@ -168,7 +198,23 @@ struct RecordReader {
     private var next = 0
 
     init(body: ArraySlice<UInt8>) {
-        fields = body.split(separator: 0x20, omittingEmptySubsequences: false)
+        // What `split(separator: 0x20, omittingEmptySubsequences: false)` gives, by a plain scan: the
+        // generic split was a tenth of reading a record.
+        var fields: [ArraySlice<UInt8>] = []
+        var start = body.startIndex
+        body.withUnsafeBufferPointer { buffer in
+            var offset = 0
+            for byte in buffer {
+                if byte == 0x20 {
+                    let end = body.startIndex + offset
+                    fields.append(body[start..<end])
+                    start = end + 1
+                }
+                offset += 1
+            }
+        }
+        fields.append(body[start...])
+        self.fields = fields
     }
 
     var isAtEnd: Bool { next == fields.count }

@@ -34,7 +34,7 @@ extension GameRecord {
         if isWrittenByHand {
             var reader = JSONBytesReader(Array(json.utf8))
             if let record = reader.gameRecord(), reader.isAtEnd {
-                var writer = JSONBytesWriter()
+                var writer = JSONBytesWriter(capacity: reader.bytes.count)
                 writer.write(record)
                 if writer.bytes == reader.bytes { return record }
             }
@@ -78,7 +78,7 @@ extension GameRecord.Event {
     /// ``GameRecord/json`` is: every claim writes one).
     public var json: String {
         guard GameRecord.isWrittenByHand else { return foundationJSON }
-        var writer = JSONBytesWriter()
+        var writer = JSONBytesWriter(capacity: 128)
         writer.write(self)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
@@ -96,7 +96,7 @@ extension GameRecord.Event {
         if GameRecord.isWrittenByHand {
             var reader = JSONBytesReader(Array(json.utf8))
             if let event = reader.event(), reader.isAtEnd {
-                var writer = JSONBytesWriter()
+                var writer = JSONBytesWriter(capacity: reader.bytes.count)
                 writer.write(event)
                 if writer.bytes == reader.bytes { return event }
             }
@@ -109,7 +109,10 @@ extension GameRecord.Event {
 struct JSONBytesWriter {
     private(set) var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(2048) }
+    /// A writer with room for `capacity` bytes: a whole record's 2 KB, or an event's own length (an
+    /// event is a few dozen bytes, and a snapshot writes and reads every event of a game: 2 KB each was
+    /// an allocation of the slow kind per event).
+    init(capacity: Int = 2048) { bytes.reserveCapacity(capacity) }
 
     mutating func write(_ record: GameRecord) {
         bytes.append(0x7B)
@@ -154,7 +157,7 @@ struct JSONBytesWriter {
         }
         bytes.append(0x5D)
         key("startedAtMs")
-        number(record.startedAtMs)
+        number(Int(record.startedAtMs))
         bytes.append(0x7D)
     }
 
@@ -248,7 +251,7 @@ struct JSONBytesWriter {
         bytes.append(0x5D)
     }
 
-    private mutating func number(_ value: some BinaryInteger) { bytes.append(contentsOf: String(value).utf8) }
+    private mutating func number(_ value: Int) { JournalCoding.appendDecimal(value, to: &bytes) }
 
     private static let hex = Array("0123456789abcdef".utf8)
 
