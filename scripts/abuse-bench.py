@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Abuse benchmark for setd (issue 11): what a hostile user staying inside the limits costs.
 
-    scripts/abuse-bench.py [--quick] [--only 1,2,3,4] [--no-build] [--output FILE] [per-scenario flags]
+    scripts/abuse-bench.py [--quick] [--only 1,2,3,4,5] [--no-build] [--output FILE] [per-scenario flags]
 
 Builds `setd` in release (`swift build -c release --product setd`), then starts a fresh
 `.build/release/setd --host 127.0.0.1 --port <free> --log-level warn` for each scenario, and stops it
@@ -16,6 +16,10 @@ Builds `setd` in release (`swift build -c release --product setd`), then starts 
    then 8 clients send ROOMS as fast as the rate limit allows while a bystander PINGs every 50 ms.
 4. archive: bots play junior-mode games to the end and NEW, across many room names; RSS before and after
    and the number of finished games HISTORY shows over all the names (--max-archive 1000 by default).
+5. junk churn: processes on 127.0.0.3 connect, write 200 KB of random bytes (0xFF and NUL among them,
+   and a run of telnet commands every 4 KB) and close, as fast as they can; a bystander on 127.0.0.2
+   connects during the flood (time to its greeting), says HELLO and PINGs every 10 ms. setd's CPU, and
+   how many connections it cut with `BYE junk`.
 
 Writes the Markdown report to BENCHMARKS-abuse.md at the repository root (or --output) and prints it.
 Everything talks to 127.0.0.0/8 only. Python 3 standard library only.
@@ -34,7 +38,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SETD = os.path.join(ROOT, ".build", "release", "setd")
+# SETD=path runs another build (a "before" binary) with --no-build.
+SETD = os.environ.get("SETD") or os.path.join(ROOT, ".build", "release", "setd")
 OUTPUT_CAP = 1 << 20  # protocol.md, Limits: output queue 1 MiB per connection
 RATE = 100.0  # protocol.md, Limits: 100 commands/s sustained
 # What ROOMS and HISTORY take of the rate limit, in commands (protocol.md, Limits).
@@ -445,6 +450,86 @@ def scenario_attack(args):
                       same=(same_final, same_rtt), existing=(existing_final, existing_rtt),
                       rss=d.rss())
     finally:
+        d.stop()
+    return report
+
+
+# ----------------------------------------------------------------------------------------------------
+# 5. Junk churn
+
+def junk_worker(port, seconds, results):
+    """Connects from 127.0.0.3, writes junk, closes; again until `seconds` pass. A process of its own."""
+    # The attacker is another machine on the LAN: its CPU is not setd's. On this one, the flood runs at
+    # the lowest priority, so that what the bystander sees is setd's doing, not the scheduler's.
+    os.nice(19)
+    made = reset = 0
+    sent = 0
+    chunk = os.urandom(4096) + b"\xff\xfe\x00" * 100
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        try:
+            s = socket.socket()
+            s.bind(("127.0.0.3", 0))
+            s.connect(("127.0.0.1", port))
+            for _ in range(50):
+                s.sendall(chunk)
+                sent += len(chunk)
+            made += 1
+        except OSError:
+            reset += 1  # setd cut it (BYE junk) while it was still writing
+        finally:
+            s.close()
+    results.put(("junk", made, reset, sent))
+
+
+def scenario_junk(args):
+    d = Daemon()
+    report = {"cmd": d.command_line(), "workers": args.junk_workers}
+    results = multiprocessing.Queue()
+    procs = []
+    try:
+        def pings(c, seconds):
+            rtts = []
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < seconds:
+                t = time.perf_counter()
+                c.send("PING")
+                c.final("PING")
+                rtts.append((time.perf_counter() - t) * 1000)
+                time.sleep(0.01)
+            return rtts
+
+        calm = Conn(d.port, src="127.0.0.2", timeout=30)
+        calm.readline()
+        calm.send("HELLO calm")
+        calm.final("HELLO")
+        report["baseline"] = pings(calm, args.junk_baseline_seconds)
+        calm.close()
+        cpu0 = d.cpu()
+        t0 = time.monotonic()
+        for _ in range(args.junk_workers):
+            p = multiprocessing.Process(target=junk_worker, args=(d.port, args.junk_seconds, results))
+            p.start()
+            procs.append(p)
+        time.sleep(min(2.0, args.junk_seconds / 4))  # the flood is under way
+        c = Conn(d.port, src="127.0.0.2", timeout=60)
+        t = time.perf_counter()
+        c.readline()
+        report["greeting_ms"] = (time.perf_counter() - t) * 1000
+        c.send("HELLO bystander")
+        c.final("HELLO")
+        report["pings"] = pings(c, max(1.0, args.junk_seconds - (time.monotonic() - t0) - 0.5))
+        c.close()
+        made = reset = sent = 0
+        for _ in procs:
+            _, m, r, b = results.get(timeout=args.junk_seconds + 30)
+            made, reset, sent = made + m, reset + r, sent + b
+        seconds = time.monotonic() - t0
+        report.update(made=made, reset=reset, sent=sent, seconds=seconds, cpu=d.cpu() - cpu0,
+                      cut=d.stderr_text().count(" warn junk "), rss=d.rss())
+    finally:
+        for p in procs:
+            p.join(timeout=10)
         d.stop()
     return report
 
@@ -944,13 +1029,35 @@ def render(args, results, meta):
         if r["errors"]:
             w(f"- Errors: {r['errors']}")
         w("")
+    r = results.get("junk")
+    if r:
+        w("## 5. Junk churn")
+        w("")
+        w(f"`{r['cmd']}`. {r['workers']} processes on 127.0.0.3 each connect, write 50 × (4,096 random bytes "
+          f"and 100 × `IAC DONT 0`) = 220 KB and close, for {args.junk_seconds:g} s (at `nice 19`: the attacker "
+          f"stands for another machine, whose CPU is not setd's); a bystander on 127.0.0.2 "
+          f"connects once the flood is under way, says `HELLO` and sends `PING` every 10 ms.")
+        w("")
+        w("| bystander PING | samples | p50 | p99 | max |")
+        w("|---|---|---|---|---|")
+        for label, v in (("alone", r["baseline"]), ("during the flood", r["pings"])):
+            w(f"| {label} | {len(v)} | {pct(v, 50):.2f} ms | {pct(v, 99):.2f} ms | {max(v):.2f} ms |")
+        w("")
+        total = r["made"] + r["reset"]
+        w(f"- The bystander's greeting came {r['greeting_ms']:.0f} ms after its connect.")
+        w(f"- Junk connections: {total} in {r['seconds']:.1f} s ({total / r['seconds']:.0f}/s), "
+          f"{r['sent'] / 1e6:.0f} MB written by the flood; setd cut {r['cut']} with `BYE junk` "
+          f"({r['reset']} were cut while still writing).")
+        w(f"- setd CPU during the flood: {r['cpu']:.1f} s in {r['seconds']:.1f} s "
+          f"({100 * r['cpu'] / r['seconds']:.0f} % of a core); RSS after {mib(r['rss'])}.")
+        w("")
     return "\n".join(out) + "\n"
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short versions of every scenario (~2 min)")
-    ap.add_argument("--only", default="1,2,3,4", help="comma-separated scenarios to run")
+    ap.add_argument("--only", default="1,2,3,4,5", help="comma-separated scenarios to run")
     ap.add_argument("--no-build", action="store_true", help="use the existing .build/release/setd")
     ap.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS-abuse.md"))
     g = ap.add_argument_group("1. lagging spectators")
@@ -977,6 +1084,10 @@ def main():
     g.add_argument("--archive-games", type=int, default=10000)
     g.add_argument("--archive-seconds", type=float, default=180)
     g.add_argument("--bots", type=int, default=12)
+    g = ap.add_argument_group("5. junk churn")
+    g.add_argument("--junk-seconds", type=float, default=15)
+    g.add_argument("--junk-baseline-seconds", type=float, default=3)
+    g.add_argument("--junk-workers", type=int, default=3)
     args = ap.parse_args()
     if args.quick:
         args.spectate_seconds = min(args.spectate_seconds, 20)
@@ -984,6 +1095,7 @@ def main():
         args.rooms, args.rooms_seconds = min(args.rooms, 1000), min(args.rooms_seconds, 5)
         args.baseline_seconds = min(args.baseline_seconds, 2)
         args.archive_games, args.archive_seconds = min(args.archive_games, 1500), min(args.archive_seconds, 30)
+        args.junk_seconds = min(args.junk_seconds, 6)
     started = time.monotonic()
     if not args.no_build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "setd"], cwd=ROOT, check=True)
@@ -1007,7 +1119,8 @@ def main():
     chosen = {s.strip() for s in args.only.split(",")}
     results = {}
     for key, name, fn in (("1", "spectators", scenario_spectators), ("2", "attack", scenario_attack),
-                          ("3", "rooms", scenario_rooms), ("4", "archive", scenario_archive)):
+                          ("3", "rooms", scenario_rooms), ("4", "archive", scenario_archive),
+                          ("5", "junk", scenario_junk)):
         if key in chosen:
             t = time.monotonic()
             print(f"scenario {key} ({name}) ...", file=sys.stderr, flush=True)

@@ -109,6 +109,8 @@ final class Connection {
     /// Whether its first bytes are still to be checked for a PROXY header from a peer not trusted: set for
     /// a connection greeted at accept (`--no-http`), which no sniff looks at.
     var checksFirstBytes = false
+    /// Lines in a row that were no command (see ``EngineLimits/junkLinesBeforeClose``).
+    var junkLines: UInt8 = 0
     /// Whether it counts against `--max-clients` (a refused connection does not).
     var isCounted = true
     /// Whether it is counted under an address (see ``countedKey``).

@@ -204,11 +204,15 @@ extension Engine {
             let before = queuedWriteCount
             switch frames[index] {
             case .tooLong:
-                guard admit(on: connection, verb: nil) else { continue }
+                guard admit(on: connection, verb: nil) else {
+                    countJunk(true, on: connection)
+                    continue
+                }
                 let error = ProtocolError(
                     nil, .tooLong,
                     "a line is at most \(LineFramer.maximumLineLength) bytes; the rest of it was discarded")
                 queue(lineBytes: error.line, on: connection)
+                countJunk(true, on: connection)
             case .line(let line):
                 receiveLine(line, on: connection)
             }
@@ -227,10 +231,47 @@ extension Engine {
         }
         let parsed = Command.parse(line)
         let command = try? parsed.get()
-        guard admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) else {
+        if admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) {
+            carryOut(core.handle(parsed, from: connection.id, at: now))
+        }
+        // A known verb with bad arguments is a person's mistake; no verb at all, or no text, is junk.
+        if case .failure(let error) = parsed {
+            countJunk(error.code == .unknown || error.code == .badUTF8, on: connection)
+        } else {
+            countJunk(false, on: connection)
+        }
+    }
+
+    /// Counts a line that was no command (`isJunk`) or resets the count; the line that reaches
+    /// ``EngineLimits/junkLinesBeforeClose`` has had its answer, and the connection gets `BYE junk`.
+    private func countJunk(_ isJunk: Bool, on connection: Connection) {
+        guard isJunk else {
+            connection.junkLines = 0
             return
         }
-        carryOut(core.handle(parsed, from: connection.id, at: now))
+        guard connection.isReading else { return }
+        connection.junkLines += 1
+        guard connection.junkLines >= EngineLimits.junkLinesBeforeClose else { return }
+        emit(
+            .log(
+                LogEvent(
+                    level: .warn, name: "junk",
+                    fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
+        cutOff(connection, reason: "junk")
+    }
+
+    /// Closes a connection the server will not read any more of: `BYE <reason>` (a WebSocket: close
+    /// `1008`), and its player goes away as if the connection had dropped.
+    private func cutOff(_ connection: Connection, reason: String) {
+        if connection.isWebSocket {
+            closeWebSocket(connection, .policyViolation, reason)
+        } else {
+            queue(lineBytes: .bye(reason), on: connection)
+            finish(connection)
+            if core.isConnected(connection.id) {
+                carryOut(core.disconnected(connection.id, reason: reason, at: now))
+            }
+        }
     }
 
     /// What a command costs against the rate limit, in commands: listing every room, or a history of
@@ -264,15 +305,7 @@ extension Engine {
                     LogEvent(
                         level: .warn, name: "flood",
                         fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
-            if connection.isWebSocket {
-                closeWebSocket(connection, .policyViolation, "flood")
-            } else {
-                queue(lineBytes: .bye("flood"), on: connection)
-                finish(connection)
-                if core.isConnected(connection.id) {
-                    carryOut(core.disconnected(connection.id, reason: "flood", at: now))
-                }
-            }
+            cutOff(connection, reason: "flood")
         }
         return false
     }

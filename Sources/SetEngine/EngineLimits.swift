@@ -9,6 +9,11 @@ enum EngineLimits {
     static let floodDisconnectAfter = 1_000
     /// Seconds without a refusal that end a flood (and reset the count above).
     static let floodPause = 5.0
+    /// Lines in a row that are no command (no verb setd knows, not UTF-8, over the line cap) after which
+    /// a connection gets `BYE junk` and is closed: that is a program sending something else, not a
+    /// person mistyping, and answering each of its lines costs the server what a player's command does.
+    /// Postfix's `smtpd_hard_error_limit` is the reference (20 as well).
+    static let junkLinesBeforeClose: UInt8 = 20
     /// Tokens `ROOMS` takes: listing thousands of rooms is worth ten pings, so ten a second at most.
     static let roomsCost = 10.0
     /// Tokens `HISTORY` takes.

@@ -92,11 +92,28 @@ public struct TelnetFilter: Sendable {
         }
         var runStart = 0
         var index = 0
+        // Where the next IAC and the next NUL are, at or after `index` (`count` for none): data between
+        // them is skipped with `memchr`, not looked at byte by byte, so a chunk of junk with an IAC every
+        // few hundred bytes costs about what a clean one does.
+        var nextIAC = -1
+        var nextNUL = -1
         /// Passes on the data bytes from `runStart` up to `index`.
         func flush() {
             if index > runStart { data(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index])) }
         }
         while index < count {
+            if case .data = state {
+                if nextIAC < index {
+                    nextIAC = Self.position(of: Byte.iac, in: base, from: index, count: count)
+                }
+                if nextNUL < index { nextNUL = Self.position(of: 0, in: base, from: index, count: count) }
+                let next = min(nextIAC, nextNUL)
+                if next > index {
+                    isAfterCR = bytes[next - 1] == 0x0D
+                    index = next
+                    continue
+                }
+            }
             let byte = bytes[index]
             switch state {
             case .data:
@@ -195,6 +212,12 @@ public struct TelnetFilter: Sendable {
             guard options.toWill.insert(option) else { return }
             replies += [Byte.iac, Byte.dont, option]
         }
+    }
+
+    /// The index of the first `byte` in `base[from..<count]`, or `count`.
+    private static func position(of byte: UInt8, in base: UnsafeRawPointer, from: Int, count: Int) -> Int {
+        guard let found = memchr(base + from, Int32(byte), count - from) else { return count }
+        return UnsafeRawPointer(found) - base
     }
 
     private static func emit(_ byte: UInt8, _ data: (UnsafeRawBufferPointer) -> Void) {

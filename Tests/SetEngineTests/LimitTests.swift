@@ -47,6 +47,35 @@ import Testing
         #expect(try bystander.request("PING").final == "OK PING")
     }
 
+    @Test func twentyLinesInARowThatAreNoCommandCloseTheConnection() throws {
+        let server = EmbeddedServer()
+        let bystander = try server.connect("bystander")
+        // A person who mistypes is answered every time and stays, however often, while a command
+        // comes between the mistakes.
+        let typist = try server.connect("typist")
+        for _ in 0..<3 {
+            try typist.send(lines: Array(repeating: "PIGN", count: 19))
+            let answers = typist.readAvailable()
+            #expect(
+                answers.count == 19 && answers.allSatisfy { $0.hasPrefix("ERR - UNKNOWN ") }, "\(answers)")
+            #expect(try typist.request("PING").final == "OK PING")
+        }
+        // A program sending something else (here binary junk, a line over the cap, text) is answered
+        // until the twentieth such line in a row, then told and closed; what it sent after is not read.
+        let junk = try server.connect("junk")
+        var lines: [[UInt8]] = Array(repeating: [0xFF, 0xFE, 0x00, 0x80], count: 10)
+        lines.append(Array(repeating: 0x41, count: 5_000))
+        lines += Array(repeating: Array("GET /no HTTP/1.1".utf8), count: 9)
+        lines += Array(repeating: Array("PING".utf8), count: 50)
+        try junk.send(bytes: lines.flatMap { $0 + [0x0A] })
+        let said = try junk.expectEOF()
+        #expect(said.count == 21, "\(said.count) lines: \(said.suffix(3))")
+        #expect(said.prefix(20).allSatisfy { $0.hasPrefix("ERR - ") }, "\(said)")
+        #expect(said.last == "BYE junk")
+        #expect(!said.contains("OK PING"), "nothing after the twentieth is read")
+        #expect(try bystander.request("PING").final == "OK PING")
+    }
+
     @Test func idleConnectionsAreClosed() throws {
         let server = EmbeddedServer { $0.idleTimeout = 10 }
         let idle = try server.connect("idle")

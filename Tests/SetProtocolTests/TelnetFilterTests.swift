@@ -201,6 +201,20 @@ struct TelnetFilterTests {
         }
     }
 
+    /// Junk with every byte value, IAC and NUL among them (what a flood sends): the filter skips
+    /// long runs of plain data at once, and must read them as it does one byte at a time.
+    @Test func junkReadsTheSameWholeAsByteByByte() {
+        var generator = SeededGenerator(seed: 21)
+        for _ in 0..<100 {
+            let input = (0..<Int(generator.next() % 2_000)).map { _ in
+                UInt8(truncatingIfNeeded: generator.next())
+            }
+            let whole = run(input)
+            #expect(run(input, inPiecesOf: 1) == whole)
+            #expect(run(input, inPiecesOf: Int(generator.next() % 300) + 2) == whole)
+        }
+    }
+
     @Test func anySplitOfAnyNegotiationGivesTheSameResult() {
         var generator = SeededGenerator(seed: 7)
         let pieces: [[UInt8]] = [
