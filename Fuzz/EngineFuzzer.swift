@@ -165,6 +165,9 @@ struct EngineFuzzer {
                 case .write(let id, let bytes):
                     require(appended.isEmpty, "a line left before the records ahead of it were written")
                     if stalled[id] != nil { stalled[id, default: 0] += bytes.count }
+                case .broadcast(let ids, let bytes):
+                    require(appended.isEmpty, "a line left before the records ahead of it were written")
+                    for id in ids where stalled[id] != nil { stalled[id, default: 0] += bytes.count }
                 case .finish(let id), .close(let id):
                     closing.append(id)
                 case .journal(let record):

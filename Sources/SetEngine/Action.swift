@@ -5,6 +5,10 @@ import SetServerCore
 public enum Action: Equatable, Sendable {
     /// Queue these bytes on the connection; the shell writes every connection's queue once per pass.
     case write(ConnectionID, [UInt8])
+    /// Queue these bytes on each of these connections (a room's event: one buffer, shared, for all of
+    /// them); the shell writes them as it writes ``write(_:_:)``'s. Each connection's output is
+    /// accounted as if written to it alone.
+    case broadcast([ConnectionID], [UInt8])
     /// Stop reading the connection and close it once its queued bytes are written (or at the closing
     /// deadline, when the engine says ``close(_:)``).
     case finish(ConnectionID)

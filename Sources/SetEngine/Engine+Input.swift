@@ -232,7 +232,14 @@ extension Engine {
         let parsed = Command.parse(line)
         let command = try? parsed.get()
         if admit(on: connection, verb: command?.verb, cost: command.map(Self.cost(of:)) ?? 1) {
-            carryOut(core.handle(parsed, from: connection.id, at: now))
+            // One array for every command's effects, kept between commands (swapped out while in use,
+            // so that a call that reaches here again meanwhile gets an array of its own).
+            var effects: [Effect] = []
+            swap(&effects, &commandEffects)
+            core.handle(parsed, from: connection.id, at: now, into: &effects)
+            carryOut(effects)
+            effects.removeAll(keepingCapacity: effects.capacity <= 256)
+            swap(&effects, &commandEffects)
         }
         // A known verb with bad arguments is a person's mistake; no verb at all, or no text, is junk.
         if case .failure(let error) = parsed {

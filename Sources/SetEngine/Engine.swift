@@ -69,6 +69,11 @@ public final class Engine {
     /// connections in the order they began waiting, which is the order they are served in.
     var deferredFrames: [ConnectionID: [LineFramer.Frame]] = [:]
     var deferredOrder: [ConnectionID] = []
+    /// Recent audiences' connections (see ``Audience``), by first member.
+    var audiences: [ConnectionID: Audience] = [:]
+    /// The array a command's effects are gathered in, kept empty between commands (see
+    /// ``receiveLine(_:on:)``).
+    var commandEffects: [Effect] = []
     /// Writes queued so far, on any connection: a command's cost to its room's budget is the difference.
     var queuedWriteCount = 0
     private var announcedWake: Double?
@@ -126,6 +131,7 @@ public final class Engine {
     public func opened(_ id: ConnectionID, peer: PeerAddress, at now: Instant) -> [Action] {
         begin(at: now)
         precondition(connections[id] == nil, "connection IDs are never reused")
+        audiences.removeAll()
         let limiter = RateLimiter(commandLimit)
         let isFromProxy = isTrusted(peer)
         var refusal: (text: String, reason: String)?
@@ -192,6 +198,7 @@ public final class Engine {
     public func closed(_ id: ConnectionID, at now: Instant) -> [Action] {
         begin(at: now)
         if let connection = connections.removeValue(forKey: id) {
+            audiences.removeAll()
             watched.remove(id)
             deferredFrames[id] = nil
             if connection.isCounted { countedConnections -= 1 }
@@ -222,6 +229,8 @@ public final class Engine {
     /// sniff window that ended.
     public func tick(at now: Instant) -> [Action] {
         begin(at: now)
+        // A room that stopped talking holds no list here for longer than a second.
+        audiences.removeAll()
         endSniffWindows()
         carryOut(core.tick(at: now))
         checkDeadlines()
@@ -379,7 +388,7 @@ public final class Engine {
         switch action {
         case .journal:
             if isJournalAvailable { hasUncommittedRecords = true }
-        case .write, .finish, .close:
+        case .write, .broadcast, .finish, .close:
             if hasUncommittedRecords || !gated.isEmpty { return gated.append(action) }
         case .log, .wake, .commitJournal, .exit:
             break
@@ -413,13 +422,9 @@ public final class Engine {
                     queue(bytes, on: connection)
                     continue
                 }
-                if let framing, framing.lines == bytes {
-                    queue(framing.frames, on: connection)
-                } else {
-                    let frames = WebSocketLines.frames(forLines: bytes)
-                    framing = (bytes, frames)
-                    queue(frames, on: connection)
-                }
+                queue(framed(bytes, framing: &framing), on: connection)
+            case .broadcast(let ids, let bytes):
+                broadcast(bytes, to: ids, framing: &framing)
             case .close(let id, _):
                 guard let connection = connections[id], connection.isReading else { continue }
                 if connection.isWebSocket { queue(WebSocketFrame.close(.normal), on: connection) }
@@ -433,13 +438,21 @@ public final class Engine {
     /// Queues bytes on a connection, counted against its cap; a connection past the cap is dropped.
     func queue(_ bytes: [UInt8], on connection: Connection) {
         guard connection.isReading, !bytes.isEmpty else { return }
+        guard admitOutput(bytes.count, on: connection) else { return }
+        emit(.write(connection.id, bytes))
+    }
+
+    /// Counts `count` bytes about to be queued on a reading connection against its cap: true when they
+    /// fit; otherwise the connection is dropped and false.
+    func admitOutput(_ count: Int, on connection: Connection) -> Bool {
         if connection.queued == 0 { written.append(connection) }
-        connection.queued += bytes.count
+        connection.queued += count
         queuedWriteCount &+= 1
         guard connection.backlog + connection.queued <= outputLimit else {
-            return drop(connection)
+            drop(connection)
+            return false
         }
-        emit(.write(connection.id, bytes))
+        return true
     }
 
     /// Queues one protocol line (a reply the engine makes itself: `SLOWDOWN`, `TOOLONG`), framed for
@@ -451,7 +464,7 @@ public final class Engine {
 
     /// Drops a connection that does not read: closed at once, its output dropped, and its player told
     /// to the core after the effects being carried out.
-    private func drop(_ connection: Connection) {
+    func drop(_ connection: Connection) {
         emit(
             .log(
                 LogEvent(

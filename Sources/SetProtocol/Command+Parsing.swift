@@ -40,17 +40,23 @@ extension Command {
     /// Parses one line (without its terminator). Verbs are case-insensitive; arguments are separated by
     /// runs of spaces or tabs.
     public static func parse(_ bytes: [UInt8]) -> Result<Command, ProtocolError> {
-        guard let line = String(validating: bytes, as: UTF8.self) else {
+        // ASCII is UTF-8 as it is, and nearly every line is ASCII: only the others are validated (and
+        // the line is parsed from its bytes either way, never made a string first).
+        if !bytes.allSatisfy({ $0 < 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
             return .failure(ProtocolError(nil, .badUTF8, "the line is not valid UTF-8"))
         }
-        return parse(line)
+        return parse(utf8: bytes)
     }
 
     /// Parses one line of text.
     public static func parse(_ line: String) -> Result<Command, ProtocolError> {
+        parse(utf8: Array(line.utf8))
+    }
+
+    /// Parses one line of valid UTF-8.
+    private static func parse(utf8 bytes: [UInt8]) -> Result<Command, ProtocolError> {
         // Words are split on the blank *bytes*: split on `Character`s, a space followed by a zero-width
         // joiner or a combining mark is one grapheme, not a blank, and `CHAT <ZWJ>hi` would be one word.
-        let bytes = Array(line.utf8)
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         guard let start = bytes.firstIndex(where: { !blank($0) }) else {
             return .failure(ProtocolError(nil, .unknown, "empty line; type HELP"))

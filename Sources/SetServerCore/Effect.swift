@@ -18,6 +18,10 @@ public enum Effect: Equatable, Sendable {
     indirect case journal(JournalRecord)
     /// Queue these bytes (whole lines, each ending in LF) on a connection.
     case send(ConnectionID, [UInt8])
+    /// Queue these bytes (whole lines, each ending in LF) on each of these connections: a room's event,
+    /// formatted once. One effect for the room, not one per member, so the engine and the shell touch
+    /// the event once and each member's connection once, and the buffer is shared, never copied.
+    case broadcast([ConnectionID], [UInt8])
     /// Close a connection once its queued lines are written. The core has already forgotten it: its
     /// player is away (or gone) and nothing more is sent or read for it.
     case close(ConnectionID, reason: String)
@@ -27,9 +31,12 @@ public enum Effect: Equatable, Sendable {
 ///
 /// Shared by the core and its rooms, which only ever append to it; the core drains it once per call.
 final class Outbox {
-    private var logs: [Effect] = []
-    private var records: [Effect] = []
-    private var sends: [Effect] = []
+    /// The logs, then the records, then the sends, in ``Effect``'s order as they are made: a log goes in
+    /// after the logs, a record after the records (ahead of any send, which are few by then), a send at
+    /// the end. One array handed over whole at a drain, not three copied out of one by one.
+    private var ordered: [Effect] = []
+    private var logCount = 0
+    private var sendsStart = 0
     private var closes: [Effect] = []
     /// The lowest level worth making a log line for.
     let logLevel: LogLevel
@@ -57,20 +64,29 @@ final class Outbox {
     /// nothing (no strings, no array) when the log is at `info` or above.
     func log(_ level: LogLevel, _ event: String, _ fields: @autoclosure () -> [(String, String)] = []) {
         guard level >= logLevel else { return }
-        logs.append(.log(LogEvent(level: level, name: event, fields: fields())))
+        ordered.insert(.log(LogEvent(level: level, name: event, fields: fields())), at: logCount)
+        logCount += 1
+        sendsStart += 1
     }
 
     func record(_ record: JournalRecord) {
         guard !isReplaying else { return }
-        records.append(.journal(record))
+        ordered.insert(.journal(record), at: sendsStart)
+        sendsStart += 1
     }
 
     func send(_ bytes: [UInt8], to id: ConnectionID) {
-        sends.append(.send(id, bytes))
+        ordered.append(.send(id, bytes))
     }
 
     func send(_ line: ServerLine, to id: ConnectionID) {
         send(line.bytes, to: id)
+    }
+
+    /// Queues one event for every connection in `ids` (none is left out: an empty list queues nothing).
+    func broadcast(_ bytes: [UInt8], to ids: [ConnectionID]) {
+        guard !ids.isEmpty else { return }
+        ordered.append(.broadcast(ids, bytes))
     }
 
     func close(_ id: ConnectionID, reason: String) {
@@ -79,22 +95,28 @@ final class Outbox {
 
     /// Everything gathered since the last drain, in order; the outbox is empty afterwards.
     func drain() -> [Effect] {
-        // The sends (a room's broadcast: one per member) are the bulk: they go out in their own array,
-        // the few logs and records moved in ahead of them, never copied effect by effect.
-        var effects = sends
-        sends = []
-        // Room for the next call's as many (one allocation, not a doubling per few members).
-        sends.reserveCapacity(min(effects.count, 1024))
-        if !(logs.isEmpty && records.isEmpty) {
-            effects.insert(contentsOf: logs + records, at: 0)
-            logs.removeAll(keepingCapacity: true)
-            records.removeAll(keepingCapacity: true)
+        var effects: [Effect] = []
+        drain(into: &effects)
+        return effects
+    }
+
+    /// Appends everything gathered since the last drain to `effects`, in order; the outbox is empty
+    /// afterwards. A caller that empties `effects` (keeping its capacity) and passes it again reuses one
+    /// array from call to call, where ``drain()`` makes one a call.
+    func drain(into effects: inout [Effect]) {
+        if effects.isEmpty {
+            // The array is handed over whole, and the caller's empty one kept for the next call.
+            swap(&effects, &ordered)
+        } else {
+            effects += ordered
+            ordered.removeAll(keepingCapacity: ordered.capacity <= 1024)
         }
+        logCount = 0
+        sendsStart = 0
         if !closes.isEmpty {
             effects += closes
             closes.removeAll(keepingCapacity: true)
         }
-        return effects
     }
 }
 

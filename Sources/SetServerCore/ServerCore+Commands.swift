@@ -28,6 +28,8 @@ extension ServerCore {
             let reply = run(command, from: connection, at: now)
             // The reply goes after the events the command caused, which the rooms queued while it ran.
             switch reply {
+            case .success(let lines) where lines == Self.chatReply:
+                outbox.send(Self.chatReplyBytes, to: connection.id)
             case .success(let lines): for line in lines { outbox.send(line, to: connection.id) }
             case .failure(let error):
                 outbox.send(error.line, to: connection.id)
@@ -155,9 +157,14 @@ extension ServerCore {
             }
             outbox.record(.chat(room: room.name, name: session.name, text: text))
             room.broadcast([.chat(name: session.name, text: text)])
-            return ok(.plain(.chat))
+            return .success(Self.chatReply)
         }
     }
+
+    /// `OK CHAT`, the reply to every chat line, and its bytes: made once, not once a line (a busy room
+    /// chats thousands of lines a second).
+    static let chatReply: [ServerLine] = [OKDetail.plain(.chat).line]
+    static let chatReplyBytes = chatReply[0].bytes
 
     /// Logs a refusal the host should know about — a room not made for a limit (`TOOMANYROOMS`) — at
     /// `warn` as `refuse-room`; the engine lets one such line through a second, with the count.

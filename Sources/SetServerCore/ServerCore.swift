@@ -74,9 +74,20 @@ public final class ServerCore {
     public func handle(_ command: Result<Command, ProtocolError>, from id: ConnectionID, at now: Instant)
         -> [Effect]
     {
+        var effects: [Effect] = []
+        handle(command, from: id, at: now, into: &effects)
+        return effects
+    }
+
+    /// ``handle(_:from:at:)``, its effects appended to `effects`: a caller handling command after command
+    /// empties the array (keeping its capacity) and passes it again, so no command allocates one.
+    public func handle(
+        _ command: Result<Command, ProtocolError>, from id: ConnectionID, at now: Instant,
+        into effects: inout [Effect]
+    ) {
         outbox.wallTime = now.wall
         if let client = clients[id] { received(command, from: client, at: now) }
-        return drain()
+        outbox.drain(into: &effects)
     }
 
     /// Whether connection `id` is a client of the core (greeted and not yet closed).

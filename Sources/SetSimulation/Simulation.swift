@@ -444,6 +444,21 @@ public final class Simulation {
 
     /// Carries out the engine's actions as the shell does, checking the journal gate on the way: a line
     /// never leaves while a record before it is not written.
+    /// Hands written bytes to the clients of `ids`, checking the journal gate as the shell would.
+    private func deliver(_ bytes: [UInt8], to ids: [ConnectionID]) {
+        if disk.hasAppended {
+            fail("a line left before the journal records ahead of it were written")
+        }
+        if configuration.fsync == .always, disk.synced < disk.bytes.count {
+            fail("with --fsync always, a line left before its records were on disk")
+        }
+        disk.acknowledge(at: now.uptime)
+        for id in ids {
+            guard let client = byConnection[id], client.connection == id else { continue }
+            client.inbox += bytes
+        }
+    }
+
     func carryOut(_ actions: [Action]) {
         var batch = actions
         var closing: [ConnectionID] = []
@@ -452,15 +467,9 @@ public final class Simulation {
             for action in batch {
                 switch action {
                 case .write(let id, let bytes):
-                    if disk.hasAppended {
-                        fail("a line left before the journal records ahead of it were written")
-                    }
-                    if configuration.fsync == .always, disk.synced < disk.bytes.count {
-                        fail("with --fsync always, a line left before its records were on disk")
-                    }
-                    disk.acknowledge(at: now.uptime)
-                    guard let client = byConnection[id], client.connection == id else { continue }
-                    client.inbox += bytes
+                    deliver(bytes, to: [id])
+                case .broadcast(let ids, let bytes):
+                    deliver(bytes, to: ids)
                 case .finish(let id), .close(let id):
                     closing.append(id)
                 case .journal(let record):

@@ -96,16 +96,8 @@ public final class SocketChannel {
     private var isWaitingForWritable = false
     /// The channel itself from start until it is released; see the lifecycle rules.
     private var keptAlive: SocketChannel?
-    /// Queued output, in the order it leaves: the buffers themselves, not copies. A room's event is one
-    /// array shared by every member's channel; holding a reference keeps it alive and unchanged (no one
-    /// can write to an array another holder shares without copying it first), so its bytes are written
-    /// from where they are, gathered with the others in one `sendmsg`.
-    private var chunks: [[UInt8]] = []
-    /// The first chunk not wholly written, and how many of its bytes were.
-    private var chunkStart = 0
-    private var chunkOffset = 0
-    private var queuedBytes = 0
-    private var heldBytes = 0
+    /// Queued output (see ``OutputQueue``).
+    private var output = OutputQueue()
 
     /// Wraps a connected non-blocking socket, on a loop of its own on `queue` (one epoll set for this
     /// one socket: right for a single connection such as set-cli's; many channels should share one
@@ -162,29 +154,26 @@ public final class SocketChannel {
     }
 
     /// Bytes queued and not yet written.
-    public var pendingOutput: Int { queuedBytes }
+    public var pendingOutput: Int { output.pending }
 
     /// Bytes the output queue holds, written or not: what a connection costs in memory (a buffer shared
     /// with other channels counts whole here too). Chunks written are let go whenever the socket stops
     /// taking more, so this stays within what is waiting plus the one chunk being written from the middle.
-    public var retainedOutput: Int { heldBytes }
+    public var retainedOutput: Int { output.held }
 
     /// Queues bytes; they leave at the next ``flush()``. The buffer is kept as it is, not copied: the
     /// same event queued on a hundred channels is one buffer in memory.
     public func enqueue(_ bytes: [UInt8]) {
-        guard state != .closed, !bytes.isEmpty else { return }
-        // A few lines per pass is the usual queue: room for them at once, not a reallocation per line.
-        if chunks.isEmpty { chunks.reserveCapacity(8) }
-        chunks.append(bytes)
-        queuedBytes += bytes.count
-        heldBytes += bytes.count
+        guard !bytes.isEmpty else { return }
+        // One access to the channel's state, not two: the queue knows whether the channel closed.
+        output.append(bytes)
     }
 
     /// Writes as much queued output as the socket takes, gathered (at most ``Socket/maximumGather``
     /// buffers a call); waits for the socket to drain the rest.
     public func flush() {
         guard state != .closed, state != .connecting else { return }
-        while queuedBytes > 0 {
+        while output.pending > 0 {
             let attempt = writeGathered()
             let result: Socket.Transfer
             switch attempt {
@@ -195,55 +184,27 @@ public final class SocketChannel {
             }
             switch result {
             case .bytes(let n):
-                advance(by: n)
+                output.advance(by: n)
             case .wouldBlock, .closed:
-                compactOutput()
+                output.compact()
                 isWaitingForWritable = true
                 return
             }
         }
         // Nothing is kept once everything is written: an idle connection holds no output queue.
-        chunks = []
-        chunkStart = 0
-        chunkOffset = 0
-        heldBytes = 0
+        output.removeAll()
         isWaitingForWritable = false
         if state == .closing { close() }
     }
 
     /// One gathered write of the queue's front.
     private func writeGathered() -> Result<Socket.Transfer, SocketError> {
-        let count = min(chunks.count - chunkStart, Socket.maximumGather)
-        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
-            for i in 0..<count {
-                let skip = i == 0 ? chunkOffset : 0
-                // The pointer outlives the closure only until the write below returns: `chunks` holds the
-                // array all that time and nothing writes to it (see ``chunks``), so its storage stays put.
-                chunks[chunkStart + i].withUnsafeBytes { raw in
-                    vectors[i] = iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
-                        iov_len: raw.count - skip)
-                }
-            }
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: Socket.maximumGather) { vectors in
+            // The pointers are good until the write below returns: the queue does not change meanwhile.
+            let count = output.gather(into: vectors)
             return Result { () throws(SocketError) in
                 try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
             }
-        }
-    }
-
-    /// Moves the front of the queue past `written` bytes.
-    private func advance(by written: Int) {
-        queuedBytes -= written
-        var left = written
-        while left > 0 {
-            let rest = chunks[chunkStart].count - chunkOffset
-            if left < rest {
-                chunkOffset += left
-                return
-            }
-            left -= rest
-            chunkStart += 1
-            chunkOffset = 0
         }
     }
 
@@ -263,25 +224,12 @@ public final class SocketChannel {
         state = .closed
         loop.unregister(self)
         socket.close()
-        chunks = []
-        chunkStart = 0
-        chunkOffset = 0
-        queuedBytes = 0
-        heldBytes = 0
+        output = OutputQueue(isClosed: true)
         isWaitingForWritable = false
         // Alive until released, even if the owner lets go now; released after what runs now, so that a
         // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.
         keptAlive = self
         loop.runSoon { self.released() }
-    }
-
-    /// Lets go of the chunks written so far, so a peer that reads slowly holds only what still waits for
-    /// it (and the rest of the chunk being written), not everything ever sent to it.
-    private func compactOutput() {
-        guard chunkStart > 0 else { return }
-        for chunk in chunks[..<chunkStart] { heldBytes -= chunk.count }
-        chunks.removeSubrange(..<chunkStart)
-        chunkStart = 0
     }
 
     /// One event from the loop's epoll set.

@@ -259,6 +259,11 @@ public final class EmbeddedServer {
                 case .write(let id, let bytes):
                     guard let client = clients[id], client.state == .open else { continue }
                     client.deliver(bytes)
+                case .broadcast(let ids, let bytes):
+                    for id in ids {
+                        guard let client = clients[id], client.state == .open else { continue }
+                        client.deliver(bytes)
+                    }
                 case .finish(let id):
                     guard let client = clients[id], client.state == .open else { continue }
                     // The queued bytes are in the client's inbox already: the close follows at once.

@@ -39,6 +39,9 @@ final class Shell {
     /// Every connection until its descriptor is closed.
     var links: [ConnectionID: Link] = [:]
     private var flushList: [Link] = []
+    /// Recent audiences' links, by first member: the engine's ``Audience`` again, on this side (forgotten
+    /// whenever a connection is accepted or released, and once a second).
+    private var audiences: [ConnectionID: (ids: [ConnectionID], links: [Link?])] = [:]
     /// What to do when the engine says the process must stop (a journal write failed): the daemon exits
     /// with the status; a server inside a test process only stops.
     var onFatal: @Sendable (Int32) -> Void = { _ in }
@@ -154,6 +157,7 @@ final class Shell {
             let link = Link(id: id, channel: channel, shell: self)
             channel.delegate = link
             links[id] = link
+            forgetAudiences()
             channel.start()
             perform(engine.opened(id, peer: PeerAddress(peer), at: SystemClock.now()))
         }
@@ -202,6 +206,11 @@ final class Shell {
                     guard let link = links[id], link.channel.state == .open else { continue }
                     link.channel.enqueue(bytes)
                     markForFlush(link)
+                case .broadcast(let ids, let bytes):
+                    for case let link? in audience(ids) where link.channel.state == .open {
+                        link.channel.enqueue(bytes)
+                        markForFlush(link)
+                    }
                 case .finish(let id):
                     links[id]?.channel.finish()
                 case .close(let id):
@@ -230,6 +239,18 @@ final class Shell {
         // The write fitted its reserved blocks, but no more can be had: changes are refused from now on.
         reportJournalProblem()
     }
+
+    /// The links of `ids`, found once per audience (see ``audiences``).
+    private func audience(_ ids: [ConnectionID]) -> [Link?] {
+        guard let first = ids.first else { return [] }
+        if let audience = audiences[first], audience.ids == ids { return audience.links }
+        let found = ids.map { links[$0] }
+        audiences[first] = (ids, found)
+        return found
+    }
+
+    /// Forgets every audience's links: a connection came or went.
+    func forgetAudiences() { audiences.removeAll() }
 
     /// Stops at once, as a crash would: nothing queued is written, every socket and the listener close.
     private func die() {
@@ -279,6 +300,7 @@ final class Shell {
     // MARK: Timers
 
     private func tick() {
+        forgetAudiences()
         perform(engine.tick(at: SystemClock.now()))
         announcer?.update(counts: engine.core.publicRoomCounts)
         tickJournal()
@@ -368,6 +390,7 @@ extension Link: SocketChannelDelegate {
 
     func channelReleased(_ channel: SocketChannel) {
         shell.links[id] = nil
+        shell.forgetAudiences()
         shell.perform(shell.engine.closed(id, at: SystemClock.now()))
     }
 }

@@ -29,6 +29,8 @@ final class Room {
     private(set) var present: Set<String> = []
     /// The connections watching as spectators.
     private(set) var spectators: Set<ConnectionID> = []
+    /// The connections the last event went to (see ``broadcast(_:except:)``).
+    private var audience: [ConnectionID] = []
     /// Every game's seed derives from this and the game's number, so a room's whole evening replays
     /// from one seed.
     let seed: UInt64
@@ -422,16 +424,33 @@ final class Room {
     /// Sends event lines to every online player and spectator, formatting them once for all.
     func broadcast(_ lines: [ServerLine], except skipped: ConnectionID? = nil) {
         guard !lines.isEmpty else { return }
-        var text = ""
+        var bytes: [UInt8] = []
         for line in lines {
-            text += line.text
-            text += "\n"
+            bytes += line.text.utf8
+            bytes.append(0x0A)
         }
-        let bytes = Array(text.utf8)
+        // The list goes out as it went last time while no one came or went: the same array, not a new
+        // one an event, which the engine and the shell recognise and find the connections of once.
+        var isSame = true
+        var index = 0
+        forEachListener(except: skipped) { id in
+            if isSame, index < audience.count, audience[index] == id { index += 1 } else { isSame = false }
+        }
+        if !isSame || index != audience.count {
+            var ids: [ConnectionID] = []
+            ids.reserveCapacity(seats.count + spectators.count)
+            forEachListener(except: skipped) { ids.append($0) }
+            audience = ids
+        }
+        outbox.broadcast(bytes, to: audience)
+    }
+
+    /// Calls `body` with every online player's and spectator's connection but `skipped`, in order.
+    private func forEachListener(except skipped: ConnectionID?, _ body: (ConnectionID) -> Void) {
         for seat in seats {
-            if let id = seat.connection, id != skipped { outbox.send(bytes, to: id) }
+            if let id = seat.connection, id != skipped { body(id) }
         }
-        for id in spectators where id != skipped { outbox.send(bytes, to: id) }
+        for id in spectators where id != skipped { body(id) }
     }
 
     // MARK: Game life
