@@ -91,7 +91,10 @@ compile() {
 
 # Each library is built in up to three variants per run of this script, after the libraries it imports:
 #   cov     libFuzzer's coverage and comparison tracing, and ASan: the libraries a target is about;
-#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine target (below);
+#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine target (below), its
+#           comparison tracing gated on `__sancov_should_track` (LLVM's gated trace callbacks), which the
+#           harness sets while the engine runs an input and clears while it checks the result
+#           (Fuzz/TraceGate.h);
 #   plain   neither: the libraries a target only calls, as the harness itself is compiled.
 # Coverage of a library a target is not about adds cost, not findings: every traced comparison and every
 # counter libFuzzer collects after each input is paid for, and that library has its own target (SetGame,
@@ -120,7 +123,7 @@ library() {
     done
     case "$variant" in
         cov) flags=("${instrumented[@]}") ;;
-        fuzzer) flags=(-sanitize=fuzzer "${common[@]}") ;;
+        fuzzer) flags=(-sanitize=fuzzer -Xllvm -sanitizer-coverage-gated-trace-callbacks "${common[@]}") ;;
         plain) flags=("${common[@]}") ;;
     esac
     echo "== building $name ($variant)" >&2
@@ -139,7 +142,7 @@ library() {
 }
 
 build_target() {
-    local target="$1" binary="$build/fuzz-$1" covered=() called=() files=() sanitizers=fuzzer,address
+    local target="$1" binary="$build/fuzz-$1" covered=() called=() files=() sanitizers=fuzzer,address header=()
     local support=Sources/SetTestSupport
     # covered: the libraries the target is about (coverage, and ASan unless said otherwise); called: the
     # rest it links (plain).
@@ -186,6 +189,7 @@ build_target() {
             called=(SetWeb SetQR SetProtocol SetGame SetDigest)
             sanitizers=fuzzer
             files=(Fuzz/EngineFuzzer.swift)
+            header=(-import-objc-header Fuzz/TraceGate.h)
             ;;
     esac
     # Built in the order they import each other; linked the other way round (an archive before those it
@@ -205,7 +209,7 @@ build_target() {
     done
     echo "== building $target fuzzer" >&2
     rm -f "$binary" "$build/fuzz-$target.o"
-    compile "${common[@]}" -module-name "Fuzz_$target" -I "$lib" -wmo -c Fuzz/FuzzSupport.swift "${files[@]}" \
+    compile "${common[@]}" "${header[@]}" -module-name "Fuzz_$target" -I "$lib" -wmo -c Fuzz/FuzzSupport.swift "${files[@]}" \
         -o "$build/fuzz-$target.o"
     compile -sanitize="$sanitizers" "$build/fuzz-$target.o" "${archives[@]}" -o "$binary"
     [[ -x "$binary" ]]

@@ -63,27 +63,67 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Dotted decimal for IPv4; RFC 5952's form for IPv6 (lower case, no leading zeros, the longest run
     /// of two or more zero groups as `::`).
+    ///
+    /// Spelled byte by byte into one buffer: every accepted connection's peer is spelled for the log and
+    /// the core, and per-part strings joined were most of an accept's time.
     public var description: String {
-        let bytes = self.bytes
-        if isIPv4 { return bytes.map(String.init).joined(separator: ".") }
-        let groups = (0..<8).map { Int(bytes[2 * $0]) << 8 | Int(bytes[2 * $0 + 1]) }
+        var text: [UInt8] = []
+        text.reserveCapacity(isIPv4 ? 15 : 39)
+        if isIPv4 {
+            for shift: UInt64 in [24, 16, 8, 0] {
+                if shift < 24 { text.append(UInt8(ascii: ".")) }
+                Self.appendDecimal(UInt8(truncatingIfNeeded: low >> shift), to: &text)
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
         var best = (start: -1, length: 0)
         var index = 0
         while index < 8 {
-            guard groups[index] == 0 else {
+            guard group(index) == 0 else {
                 index += 1
                 continue
             }
             var end = index
-            while end < 8, groups[end] == 0 { end += 1 }
+            while end < 8, group(end) == 0 { end += 1 }
             if end - index > best.length { best = (index, end - index) }
             index = end
         }
-        let hex = groups.map { String($0, radix: 16) }
-        guard best.length >= 2 else { return hex.joined(separator: ":") }
-        let head = hex[..<best.start].joined(separator: ":")
-        let tail = hex[(best.start + best.length)...].joined(separator: ":")
-        return head + "::" + tail
+        if best.length < 2 { best = (-1, 0) }
+        index = 0
+        while index < 8 {
+            if index == best.start {
+                text.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: ":")])
+                index += best.length
+                continue
+            }
+            if index > 0, index != best.start + best.length { text.append(UInt8(ascii: ":")) }
+            Self.appendHex(group(index), to: &text)
+            index += 1
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// IPv6 group `index` (0...7), big-endian.
+    public func group(_ index: Int) -> UInt16 {
+        UInt16(truncatingIfNeeded: (index < 4 ? high : low) >> UInt64(16 * (3 - index % 4)))
+    }
+
+    /// `value` in decimal, without leading zeros.
+    private static func appendDecimal(_ value: UInt8, to text: inout [UInt8]) {
+        if value >= 100 { text.append(UInt8(ascii: "0") + value / 100) }
+        if value >= 10 { text.append(UInt8(ascii: "0") + value / 10 % 10) }
+        text.append(UInt8(ascii: "0") + value % 10)
+    }
+
+    /// `value` in lower-case hexadecimal, without leading zeros (as `String(value, radix: 16)`).
+    public static func appendHex(_ value: UInt16, to text: inout [UInt8]) {
+        var shift = 12
+        while shift > 0, value >> UInt16(shift) == 0 { shift -= 4 }
+        while shift >= 0 {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt16(shift)) & 0xF
+            text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            shift -= 4
+        }
     }
 
     /// The four bytes of a dotted-decimal IPv4 address, each 0...255 without leading zeros.

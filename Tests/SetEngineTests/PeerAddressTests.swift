@@ -1,5 +1,6 @@
 import SetEngine
 import SetServerCore
+import SetTestSupport
 import Testing
 
 /// A peer is held as its address and port (every connection holds one, so it must be small), yet reads
@@ -63,5 +64,57 @@ import Testing
             IPAddress(bytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1]) == IPAddress("10.0.0.1")
         )
         #expect(Set([IPAddress("10.0.0.1"), IPAddress("::ffff:10.0.0.1"), IPAddress("::a00:1")]).count == 2)
+    }
+
+    /// Addresses are spelled and keyed from their bytes (at every accept); the text and key are the ones
+    /// the plain spelling gives, for addresses full of zero runs, short and long groups and every byte
+    /// value, and a peer's text reads back as the address and port it was made of.
+    @Test func spellingFromBytesMatchesThePlainSpelling() {
+        var random = SystemRandomNumberGenerator()
+        // Groups drawn from a few shapes, so that zero runs of every length and place come up.
+        let shapes: [UInt16] = [0, 0, 0, 1, 0xa, 0xff, 0x100, 0xabc, 0x1000, 0xffff, 0xdb8]
+        for round in 0..<3_000 {
+            let bytes: [UInt8]
+            if round % 3 == 0 {
+                bytes = (0..<4).map { _ in UInt8.random(in: 0...255, using: &random) }
+            } else {
+                bytes = (0..<8).flatMap { _ -> [UInt8] in
+                    let group =
+                        Bool.random(using: &random)
+                        ? shapes.randomElement(using: &random)!
+                        : UInt16.random(in: 0...0xffff, using: &random)
+                    return [UInt8(group >> 8), UInt8(group & 0xff)]
+                }
+            }
+            guard let address = IPAddress(bytes: bytes) else {
+                Issue.record("\(bytes) is no address")
+                continue
+            }
+            let plain = AddressReference.text(of: address.bytes)
+            #expect(address.description == plain)
+            #expect(IPAddress(plain) == address)
+            let port = UInt16.random(in: 0...65535, using: &random)
+            let peer = PeerAddress(address, port: port)
+            let text = address.isIPv4 ? "\(plain):\(port)" : "[\(plain)]:\(port)"
+            #expect(peer.text == text)
+            #expect(peer.key == AddressReference.key(of: address.bytes))
+            #expect(peer == PeerAddress(text))
+            #expect(peer != PeerAddress(address, port: port &+ 1))
+        }
+    }
+
+    /// Peers are equal exactly when their texts are, also when one keeps its text verbatim (a mapped
+    /// address, capitals) and the other spells it from its address.
+    @Test func peersKeptVerbatimAreEqualByText() {
+        let texts = [
+            "[::ffff:192.0.2.7]:5000", "192.0.2.7:5000", "[2001:DB8::1]:80", "[2001:db8::1]:80",
+            "unix-socket",
+            "[fe80::1%eth0]:5000", "[fe80::1]:5000", "10.0.0.1:+5", "10.0.0.1:5", "10.0.0.1",
+        ]
+        for left in texts {
+            for right in texts {
+                #expect((PeerAddress(left) == PeerAddress(right)) == (left == right), "\(left) \(right)")
+            }
+        }
     }
 }
