@@ -259,17 +259,17 @@ extension Engine {
         guard connection.isReading else { return }
         connection.junkLines += 1
         guard connection.junkLines >= EngineLimits.junkLinesBeforeClose else { return }
-        emit(
-            .log(
-                LogEvent(
-                    level: .warn, name: "junk",
-                    fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
         cutOff(connection, reason: "junk")
     }
 
-    /// Closes a connection the server will not read any more of: `BYE <reason>` (a WebSocket: close
-    /// `1008`), and its player goes away as if the connection had dropped.
+    /// Closes a connection the server will not read any more of: a warning named `reason`, `BYE
+    /// <reason>` (a WebSocket: close `1008`), and its player goes away as if the connection had dropped.
     private func cutOff(_ connection: Connection, reason: String) {
+        emit(
+            .log(
+                LogEvent(
+                    level: .warn, name: reason,
+                    fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
         if connection.isWebSocket {
             closeWebSocket(connection, .policyViolation, reason)
         } else {
@@ -306,14 +306,7 @@ extension Engine {
             lineBytes: ProtocolError(verb, .slowDown, "more than \(rate) commands a second; wait a moment")
                 .line,
             on: connection)
-        if connection.limiter.isFlooding {
-            emit(
-                .log(
-                    LogEvent(
-                        level: .warn, name: "flood",
-                        fields: [("id", "\(connection.id)"), ("peer", connection.peer.text)])))
-            cutOff(connection, reason: "flood")
-        }
+        if connection.limiter.isFlooding { cutOff(connection, reason: "flood") }
         return false
     }
 
