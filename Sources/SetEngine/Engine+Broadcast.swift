@@ -1,17 +1,6 @@
 import SetServerCore
 import SetWeb
 
-/// A room's listeners as the core last named them, and their connections: a room sends event after
-/// event to the same list (the same array) until someone comes or goes, so its connections are found
-/// once, not hashed for every event and member. Entries are found by the list's first member and used
-/// only for a list equal to their own (for the same array, a comparison of two addresses); they are
-/// all forgotten whenever a connection opens or closes, and once a second, so none holds a connection
-/// that is gone or a room that fell silent.
-struct Audience {
-    let ids: [ConnectionID]
-    let connections: [Connection?]
-}
-
 extension Engine {
     /// Queues a room's event on each of `ids` that still reads: one ``Action/broadcast(_:_:)`` for the
     /// line-protocol members (the same list when none is left out, so nothing is allocated), and the
@@ -20,14 +9,8 @@ extension Engine {
     func broadcast(
         _ bytes: [UInt8], to ids: [ConnectionID], framing: inout (lines: [UInt8], frames: [UInt8])?
     ) {
-        guard !bytes.isEmpty, let first = ids.first else { return }
-        let members: [Connection?]
-        if let audience = audiences[first], audience.ids == ids {
-            members = audience.connections
-        } else {
-            members = ids.map { connections[$0] }
-            audiences[first] = Audience(ids: ids, connections: members)
-        }
+        guard !bytes.isEmpty, !ids.isEmpty else { return }
+        let members = audiences.members(of: ids) { connections[$0] }
         // The members kept, made only once one is left out: until then they are `ids` themselves.
         var kept: [ConnectionID]?
         for index in ids.indices {

@@ -69,8 +69,8 @@ public final class Engine {
     /// connections in the order they began waiting, which is the order they are served in.
     var deferredFrames: [ConnectionID: [LineFramer.Frame]] = [:]
     var deferredOrder: [ConnectionID] = []
-    /// Recent audiences' connections (see ``Audience``), by first member.
-    var audiences: [ConnectionID: Audience] = [:]
+    /// Rooms' listener lists and their connections (see ``Audiences``).
+    var audiences = Audiences<Connection>()
     /// The array a command's effects are gathered in, kept empty between commands (see
     /// ``receiveLine(_:on:)``).
     var commandEffects: [Effect] = []
@@ -131,7 +131,7 @@ public final class Engine {
     public func opened(_ id: ConnectionID, peer: PeerAddress, at now: Instant) -> [Action] {
         begin(at: now)
         precondition(connections[id] == nil, "connection IDs are never reused")
-        audiences.removeAll()
+        audiences.forget()
         let limiter = RateLimiter(commandLimit)
         let isFromProxy = isTrusted(peer)
         var refusal: (text: String, reason: String)?
@@ -198,7 +198,7 @@ public final class Engine {
     public func closed(_ id: ConnectionID, at now: Instant) -> [Action] {
         begin(at: now)
         if let connection = connections.remove(id) {
-            audiences.removeAll()
+            audiences.forget()
             watched.remove(id)
             deferredFrames[id] = nil
             if connection.isCounted { countedConnections -= 1 }
@@ -230,7 +230,7 @@ public final class Engine {
     public func tick(at now: Instant) -> [Action] {
         begin(at: now)
         // A room that stopped talking holds no list here for longer than a second.
-        audiences.removeAll()
+        audiences.forget()
         endSniffWindows()
         carryOut(core.tick(at: now))
         checkDeadlines()

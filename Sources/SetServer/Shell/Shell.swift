@@ -39,9 +39,9 @@ final class Shell {
     /// Every connection until its descriptor is closed.
     var links = KeyedTable<Link.ByID>()
     private var flushList: [Link] = []
-    /// Recent audiences' links, by first member: the engine's ``Audience`` again, on this side (forgotten
-    /// whenever a connection is accepted or released, and once a second).
-    private var audiences: [ConnectionID: (ids: [ConnectionID], links: [Link?])] = [:]
+    /// Recent rooms' listener lists and their links (forgotten whenever a connection is accepted or
+    /// released, and once a second).
+    private var audiences = Audiences<Link>()
     /// What to do when the engine says the process must stop (a journal write failed): the daemon exits
     /// with the status; a server inside a test process only stops.
     var onFatal: @Sendable (Int32) -> Void = { _ in }
@@ -240,17 +240,13 @@ final class Shell {
         reportJournalProblem()
     }
 
-    /// The links of `ids`, found once per audience (see ``audiences``).
+    /// The links of `ids`, found once per listener list (see ``audiences``).
     private func audience(_ ids: [ConnectionID]) -> [Link?] {
-        guard let first = ids.first else { return [] }
-        if let audience = audiences[first], audience.ids == ids { return audience.links }
-        let found = ids.map { links[$0] }
-        audiences[first] = (ids, found)
-        return found
+        audiences.members(of: ids) { links[$0] }
     }
 
-    /// Forgets every audience's links: a connection came or went.
-    func forgetAudiences() { audiences.removeAll() }
+    /// Forgets every listener list's links: a connection came or went.
+    func forgetAudiences() { audiences.forget() }
 
     /// Stops at once, as a crash would: nothing queued is written, every socket and the listener close.
     private func die() {
