@@ -214,9 +214,9 @@ public final class SocketChannel {
         }
     }
 
-    /// One `send` of the queue's front copied into the loop's scratch buffer. Measured flat out (a room's
-    /// lines to each of its members, tens of bytes each), this cost less per line than gathering them:
-    /// see BENCHMARKS-fanout.md, "Flat out: lines copied together".
+    /// One `send` of the queue's front copied into the loop's scratch buffer. For tens of lines of tens of
+    /// bytes the kernel spends a third to a fifth as much per line on this as on gathering them
+    /// (`scripts/bench/gather-vs-copy.c`; BENCHMARKS-fanout.md, "Flat out: lines copied together").
     private func writeCopied() -> Result<Socket.Transfer, SocketError> {
         let scratch = loop.writeScratch
         let count = output.copyFront(into: scratch)
