@@ -170,8 +170,8 @@ struct EngineFuzzer {
                     for id in ids where stalled[id] != nil { stalled[id, default: 0] += bytes.count }
                 case .finish(let id), .close(let id):
                     closing.append(id)
-                case .journal(let record):
-                    if engine.isJournalAvailable { appended.append(record) }
+                case .journal(let box):
+                    if engine.isJournalAvailable { appended.append(box.record) }
                 case .commitJournal:
                     if failNextCommit {
                         failNextCommit = false
