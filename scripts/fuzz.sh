@@ -188,7 +188,7 @@ build_target() {
             covered=(SetEngine SetServerCore)
             called=(SetWeb SetQR SetProtocol SetGame SetDigest)
             sanitizers=fuzzer
-            files=(Fuzz/EngineFuzzer.swift Fuzz/SameState.swift)
+            files=(Fuzz/EngineFuzzer.swift)
             header=(-import-objc-header Fuzz/TraceGate.h)
             ;;
     esac
