@@ -59,6 +59,14 @@ import Testing
                 <= 88)
     }
 
+    /// Which seated players are online is a flag in the padding of each seat's session, not a set of
+    /// names per room: the session stays one 96-byte block.
+    @Test func aSessionIsOneSmallBlock() {
+        let session = Session(
+            name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: 1)
+        #expect(heapBlockSize(of: session) <= 88)
+    }
+
     /// Inline, no heap block: an IPv4 peer and its key are 6 bytes and a tag, where the two strings
     /// were 32 bytes; any other is a reference to a box.
     @Test func aPeerAndItsKeyAreSmallerThanAString() {

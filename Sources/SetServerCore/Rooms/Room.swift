@@ -23,10 +23,11 @@ final class Room {
     private(set) var game: RoomGame
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
-    /// The seated players who are online, as the journal tells it (`seat`, `presence`, `unseat`). Every
-    /// decision that depends on who is here — the Matchismo turn, who is dealt in, votes, readiness —
-    /// reads this, never a connection: a replay, where nobody is connected, must decide the same.
-    private(set) var present: Set<String> = []
+    // Which seated players are online, as the journal tells it (`seat`, `presence`, `unseat`), is each
+    // seat's `Session.isPresent`: every decision that depends on who is here — the Matchismo turn, who
+    // is dealt in, votes, readiness — reads that, never a connection, because a replay, where nobody is
+    // connected, must decide the same. A flag on the seat instead of a set of names: a hash table of
+    // name strings per room was 32 bytes a seated player.
     /// The connections watching as spectators.
     private(set) var spectators: Set<ConnectionID> = []
     /// The connections the last event went to (see ``broadcast(_:except:)``).
@@ -206,10 +207,10 @@ final class Room {
         }
     }
 
-    var onlineCount: Int { present.count }
+    var onlineCount: Int { seats.count(where: \.isPresent) }
 
     /// Whether the seated player `name` is online, as the journal tells it.
-    func isPresent(_ name: String) -> Bool { present.contains(name) }
+    func isPresent(_ name: String) -> Bool { seats.contains { $0.isPresent && $0.name == name } }
 
     /// Whose turn it is, in a Matchismo room.
     var turnHolder: String? { matchismoGame?.turn }
@@ -221,7 +222,7 @@ final class Room {
         guard !seats.contains(where: { $0 === session }) else { return }
         if creator.isEmpty { creator = session.name }
         seats.append(session)
-        present.insert(session.name)
+        session.isPresent = true
         session.room = self
         outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: "\(session.token)"))
@@ -250,7 +251,7 @@ final class Room {
     func unseat(_ session: Session) {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
-        present.remove(session.name)
+        session.isPresent = false
         session.room = nil
         outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
@@ -298,12 +299,8 @@ final class Room {
     @discardableResult
     func applyPresence(_ name: String, isOnline: Bool, keepingVote: Bool = false) -> ServerLine? {
         guard seats.contains(where: { $0.name == name }) else { return nil }
-        if isOnline {
-            present.insert(name)
-        } else {
-            present.remove(name)
-            if !keepingVote { votes[name] = nil }
-        }
+        for seat in seats where seat.name == name { seat.isPresent = isOnline }
+        if !isOnline && !keepingVote { votes[name] = nil }
         return setPresence(name, isOnline)
     }
 
@@ -336,7 +333,7 @@ final class Room {
     }
 
     func playerLine(_ session: Session) -> ServerLine {
-        .player(name: session.name, score: score(of: session.name), isOnline: present.contains(session.name))
+        .player(name: session.name, score: score(of: session.name), isOnline: session.isPresent)
     }
 
     var boardLine: ServerLine {
@@ -497,7 +494,7 @@ final class Room {
         updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
-                if !present.contains(seat.name) { matchismo.setPresent(seat.name, false) }
+                if !seat.isPresent { matchismo.setPresent(seat.name, false) }
             }
         }
         startedAt = time
@@ -569,7 +566,7 @@ extension Room {
             historyTimes: historyTimes,
             votes: votes.cast.map { ($0.name, $0.options.journalPairs) }, creator: creator,
             seats: seats.map {
-                RoomSnapshot.Seat(name: $0.name, token: "\($0.token)", isOnline: present.contains($0.name))
+                RoomSnapshot.Seat(name: $0.name, token: "\($0.token)", isOnline: $0.isPresent)
             },
             game: state,
             night: RoomSnapshot.Night(
@@ -616,7 +613,8 @@ extension Room {
         }
         creator = snapshot.creator
         seats = sessions
-        present = Set(snapshot.seats.filter(\.isOnline).map(\.name))
+        let online = Set(snapshot.seats.filter(\.isOnline).map(\.name))
+        for session in sessions { session.isPresent = online.contains(session.name) }
         for session in sessions { session.room = self }
         let night = snapshot.night
         isWaiting = night.isWaiting
