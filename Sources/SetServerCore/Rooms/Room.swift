@@ -50,25 +50,10 @@ final class Room {
     /// Whether the game waits for `READY`/`START` (`start=ready`): players see an empty board and the
     /// full deck, and nobody can claim.
     var isWaiting = false
-    /// Who said `READY` while the room waits.
-    var readyNames: Set<String> = []
-    /// When the countdown began (uptime), while it runs; the last number it showed.
-    var countdownStartedAt: Double?
-    var countdownShown = 0
-    /// Everyone ready at a moment the room was not told the time: the next tick starts the countdown.
-    var isCountdownPending = false
-    /// A countdown the journal says was under way (the clock it ran on is gone): the next tick starts it
-    /// again from the top.
-    var isCountdownToResume = false
     /// The room's host: its creator, then the longest-seated player when the host leaves.
     var host: String?
     /// Whether the host closed the room to new players.
     var isLocked = false
-    /// Names kicked by a journal from before kicks expired: they may not join again while the room exists.
-    var kicked: Set<String> = []
-    /// The kicks that hold: by kicked name, the name and address kept out and until when (Unix seconds).
-    /// Expired ones stay until the host allows the name back or the room closes; they hold nobody.
-    var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
     /// This game's events in order (claims, choices, joins, leaves, kicks, votes), for its record
@@ -80,31 +65,16 @@ final class Room {
     var dealtIn: [String] = []
     /// The room's standings for the night (`STANDINGS`), until the host resets them.
     var standings = NightStandings()
-    /// Who offered to play again (`REMATCH`) since the game ended, in the order they offered.
-    var rematchOffers: [String] = []
-    /// A player left or dropped while rematch offers stood: the next tick checks whether everyone still
-    /// online has offered. Not game state: what it decides is journaled as the `game` record it writes.
-    var isRematchCheckDue = false
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
-    /// Players who asked for a new game during this one, in the order they voted.
-    var votes: Votes = [:]
-    /// A player left or dropped while votes stood: the next tick counts them again (``recountVotes``).
-    /// Not game state: what it decides is journaled as the `game` record it writes.
-    var isRecountDue = false
-    /// The last `PROPOSAL` line the room was told (`nil`: none stands as far as it knows), so that a
-    /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
-    var toldProposal: String?
     /// The player who created the room: only they may set or change its password, so a vote can never
     /// make a public room private or lock its players out. When they leave for good the right passes
     /// with the host's, to the player seated longest.
     var creator = ""
-    /// Seconds the current game spent paused before the pause under way (practice): the timed clock
-    /// leaves them out.
-    var pausedSeconds = 0.0
-    /// Unix time the current pause began, while the game is paused.
-    var pausedAt: Double?
+    /// What only some rooms hold for a while (readiness, kicks, votes, rematch offers, a pause), in a box
+    /// made when the first of it is set and let go when all of it is back to nothing (see `Room+Rare`).
+    var rareState: RoomRareState?
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
     /// The SET board as it was before the changes of the last second.
