@@ -59,6 +59,35 @@ import Testing
                 <= 88)
     }
 
+    /// Which seated players are online is a flag in the padding of each seat's session, not a set of
+    /// names per room: the session stays one 96-byte block.
+    @Test func aSessionIsOneSmallBlock() {
+        let session = Session(
+            name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: 1)
+        #expect(heapBlockSize(of: session) <= 88)
+    }
+
+    /// What an idle room of ten holds for its players (issue 28): its record's ten `join`s in an array
+    /// grown by half (13 events, not 16), its options' journal pairs shared with every room of the same
+    /// default options, and its board's arrival times, all as its players saw and the journal keeps.
+    @Test func anIdleRoomOfTenHoldsLittleForItsPlayers() throws {
+        let server = EmbeddedServer()
+        var clients: [EmbeddedClient] = []
+        for index in 0..<10 { clients.append(try server.player("p\(index)", room: "idle").0) }
+        _ = try server.player("q", room: "other")
+        let room = try #require(server.core.rooms["idle"])
+        #expect(room.recordEvents.count(where: { $0.type == "join" }) == 10)
+        #expect(room.recordEvents.capacity <= 13)
+        #expect(room.tally.arrivals.count == 12)
+        #expect(room.onlineCount == 10)
+        let pairs = try #require(server.core.snapshot(ofRoom: "idle")?.options)
+        let otherPairs = try #require(server.core.snapshot(ofRoom: "other")?.options)
+        #expect(pairs.elementsEqual(otherPairs) { $0 == $1 })
+        #expect(
+            pairs.withUnsafeBufferPointer { $0.baseAddress }
+                == otherPairs.withUnsafeBufferPointer { $0.baseAddress })
+    }
+
     /// Inline, no heap block: an IPv4 peer and its key are 6 bytes and a tag, where the two strings
     /// were 32 bytes; any other is a reference to a box.
     @Test func aPeerAndItsKeyAreSmallerThanAString() {

@@ -29,10 +29,10 @@ public struct GameTally: Equatable, Sendable {
     /// Figures by player name.
     public var players: [String: Player] = [:]
     /// The millisecond (Unix time) each card now on the board, or in the chain, arrived there, by code.
-    public var arrivals: [String: Int] = [:]
+    public var arrivals = CardArrivals()
 
     /// Creates an empty tally.
-    public init(players: [String: Player] = [:], arrivals: [String: Int] = [:]) {
+    public init(players: [String: Player] = [:], arrivals: CardArrivals = CardArrivals()) {
         self.players = players
         self.arrivals = arrivals
     }
@@ -42,10 +42,7 @@ public struct GameTally: Equatable, Sendable {
 
     /// The board is now `codes` (and the chain cards) at `time`: cards already there keep their time.
     mutating func noteBoard(_ codes: [String], at time: Double) {
-        let now = Self.milliseconds(time)
-        var next: [String: Int] = [:]
-        for code in codes { next[code] = arrivals[code] ?? now }
-        arrivals = next
+        arrivals = arrivals.keeping(codes, arrivingAt: Self.milliseconds(time))
     }
 
     /// `name` took the set `codes` at `time`: its time runs from the arrival of its last card.

@@ -19,7 +19,7 @@ extension Room {
 
     /// Online seated players, and how many of them said `READY`.
     var readiness: (ready: Int, seated: Int) {
-        (present.count { readyNames.contains($0) }, present.count)
+        (seats.count { $0.isPresent && readyNames.contains($0.name) }, onlineCount)
     }
 
     /// `READY` from `session`: marks them ready, tells the room, and starts the countdown when every
@@ -140,7 +140,7 @@ extension Room {
         updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
-                if !present.contains(seat.name) { matchismo.setPresent(seat.name, false) }
+                if !seat.isPresent { matchismo.setPresent(seat.name, false) }
             }
         }
         isWaiting = false

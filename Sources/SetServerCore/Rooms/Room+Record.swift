@@ -50,6 +50,12 @@ extension Room {
     /// replay counts the same.
     func appendRecordEvent(_ event: GameRecord.Event) {
         if recordEvents.count < outbox.gameLogLimit.recordEvents {
+            if recordEvents.count == recordEvents.capacity {
+                // Grown by half, not doubled: every room holds its record, and an idle room of ten (ten
+                // `join`s) then holds 13 events, not 16 (14 bytes a seated player), for a few more
+                // copies over a long game's thousands.
+                recordEvents.reserveCapacity(max(4, recordEvents.count + recordEvents.count / 2))
+            }
             recordEvents.append(event)
         } else {
             recordOmitted += 1

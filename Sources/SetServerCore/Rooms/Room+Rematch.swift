@@ -6,7 +6,7 @@ import SetProtocol
 /// the start is the new game's `game` (and `deal`) record, so a replay ends where live play did.
 extension Room {
     /// The offers that count: those of the seated players online now.
-    private var presentOffers: Int { rematchOffers.count { present.contains($0) } }
+    private var presentOffers: Int { rematchOffers.count { isPresent($0) } }
 
     /// `REMATCH` from `session`. Returns the reply's detail.
     func offerRematch(by session: Session, at now: Instant) -> Result<OKDetail, ProtocolError> {
@@ -36,7 +36,7 @@ extension Room {
     func startRematchIfAgreed(by name: String?, at now: Instant) -> Bool {
         isRematchCheckDue = false
         guard isOver, !outbox.isReplaying, !rematchOffers.isEmpty, onlineCount > 0,
-            present.allSatisfy({ rematchOffers.contains($0) })
+            seats.allSatisfy({ !$0.isPresent || rematchOffers.contains($0.name) })
         else { return false }
         let starter = name ?? rematchOffers[0]
         restart(with: options, at: now.wall, uptime: now.uptime)

@@ -23,10 +23,11 @@ final class Room {
     private(set) var game: RoomGame
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
-    /// The seated players who are online, as the journal tells it (`seat`, `presence`, `unseat`). Every
-    /// decision that depends on who is here — the Matchismo turn, who is dealt in, votes, readiness —
-    /// reads this, never a connection: a replay, where nobody is connected, must decide the same.
-    private(set) var present: Set<String> = []
+    // Which seated players are online, as the journal tells it (`seat`, `presence`, `unseat`), is each
+    // seat's `Session.isPresent`: every decision that depends on who is here — the Matchismo turn, who
+    // is dealt in, votes, readiness — reads that, never a connection, because a replay, where nobody is
+    // connected, must decide the same. A flag on the seat instead of a set of names: a hash table of
+    // name strings per room was 32 bytes a seated player.
     /// The connections watching as spectators.
     private(set) var spectators: Set<ConnectionID> = []
     /// The connections the last event went to (see ``broadcast(_:except:)``).
@@ -49,25 +50,10 @@ final class Room {
     /// Whether the game waits for `READY`/`START` (`start=ready`): players see an empty board and the
     /// full deck, and nobody can claim.
     var isWaiting = false
-    /// Who said `READY` while the room waits.
-    var readyNames: Set<String> = []
-    /// When the countdown began (uptime), while it runs; the last number it showed.
-    var countdownStartedAt: Double?
-    var countdownShown = 0
-    /// Everyone ready at a moment the room was not told the time: the next tick starts the countdown.
-    var isCountdownPending = false
-    /// A countdown the journal says was under way (the clock it ran on is gone): the next tick starts it
-    /// again from the top.
-    var isCountdownToResume = false
     /// The room's host: its creator, then the longest-seated player when the host leaves.
     var host: String?
     /// Whether the host closed the room to new players.
     var isLocked = false
-    /// Names kicked by a journal from before kicks expired: they may not join again while the room exists.
-    var kicked: Set<String> = []
-    /// The kicks that hold: by kicked name, the name and address kept out and until when (Unix seconds).
-    /// Expired ones stay until the host allows the name back or the room closes; they hold nobody.
-    var bans: [String: RoomSnapshot.KickBan] = [:]
     /// The current game's score sheet so far.
     var tally = GameTally()
     /// This game's events in order (claims, choices, joins, leaves, kicks, votes), for its record
@@ -79,31 +65,16 @@ final class Room {
     var dealtIn: [String] = []
     /// The room's standings for the night (`STANDINGS`), until the host resets them.
     var standings = NightStandings()
-    /// Who offered to play again (`REMATCH`) since the game ended, in the order they offered.
-    var rematchOffers: [String] = []
-    /// A player left or dropped while rematch offers stood: the next tick checks whether everyone still
-    /// online has offered. Not game state: what it decides is journaled as the `game` record it writes.
-    var isRematchCheckDue = false
     /// The address of the connection that created the room (`nil` for a restored room), for the limit
     /// of rooms per address.
     var creatorHost: String?
-    /// Players who asked for a new game during this one, in the order they voted.
-    var votes: Votes = [:]
-    /// A player left or dropped while votes stood: the next tick counts them again (``recountVotes``).
-    /// Not game state: what it decides is journaled as the `game` record it writes.
-    var isRecountDue = false
-    /// The last `PROPOSAL` line the room was told (`nil`: none stands as far as it knows), so that a
-    /// change of the standing proposal is told once. Not game state: a restored room tells its next one.
-    var toldProposal: String?
     /// The player who created the room: only they may set or change its password, so a vote can never
     /// make a public room private or lock its players out. When they leave for good the right passes
     /// with the host's, to the player seated longest.
     var creator = ""
-    /// Seconds the current game spent paused before the pause under way (practice): the timed clock
-    /// leaves them out.
-    var pausedSeconds = 0.0
-    /// Unix time the current pause began, while the game is paused.
-    var pausedAt: Double?
+    /// What only some rooms hold for a while (readiness, kicks, votes, rematch offers, a pause), in a box
+    /// made when the first of it is set and let go when all of it is back to nothing (see `Room+Rare`).
+    var rareState: RoomRareState?
     private var lastBoardChangeAt = -Double.infinity
     private var revisionBeforeRecentChanges = 0
     /// The SET board as it was before the changes of the last second.
@@ -206,10 +177,10 @@ final class Room {
         }
     }
 
-    var onlineCount: Int { present.count }
+    var onlineCount: Int { seats.count(where: \.isPresent) }
 
     /// Whether the seated player `name` is online, as the journal tells it.
-    func isPresent(_ name: String) -> Bool { present.contains(name) }
+    func isPresent(_ name: String) -> Bool { seats.contains { $0.isPresent && $0.name == name } }
 
     /// Whose turn it is, in a Matchismo room.
     var turnHolder: String? { matchismoGame?.turn }
@@ -221,7 +192,7 @@ final class Room {
         guard !seats.contains(where: { $0 === session }) else { return }
         if creator.isEmpty { creator = session.name }
         seats.append(session)
-        present.insert(session.name)
+        session.isPresent = true
         session.room = self
         outbox.roomListChanged()
         record(.seat(room: name, name: session.name, token: "\(session.token)"))
@@ -250,7 +221,7 @@ final class Room {
     func unseat(_ session: Session) {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
-        present.remove(session.name)
+        session.isPresent = false
         session.room = nil
         outbox.roomListChanged()
         record(.unseat(room: name, name: session.name))
@@ -298,12 +269,8 @@ final class Room {
     @discardableResult
     func applyPresence(_ name: String, isOnline: Bool, keepingVote: Bool = false) -> ServerLine? {
         guard seats.contains(where: { $0.name == name }) else { return nil }
-        if isOnline {
-            present.insert(name)
-        } else {
-            present.remove(name)
-            if !keepingVote { votes[name] = nil }
-        }
+        for seat in seats where seat.name == name { seat.isPresent = isOnline }
+        if !isOnline && !keepingVote { votes[name] = nil }
         return setPresence(name, isOnline)
     }
 
@@ -336,7 +303,7 @@ final class Room {
     }
 
     func playerLine(_ session: Session) -> ServerLine {
-        .player(name: session.name, score: score(of: session.name), isOnline: present.contains(session.name))
+        .player(name: session.name, score: score(of: session.name), isOnline: session.isPresent)
     }
 
     var boardLine: ServerLine {
@@ -503,7 +470,7 @@ final class Room {
         updateMatchismo { matchismo in
             for seat in seats {
                 matchismo.addPlayer(seat.name)
-                if !present.contains(seat.name) { matchismo.setPresent(seat.name, false) }
+                if !seat.isPresent { matchismo.setPresent(seat.name, false) }
             }
         }
         startedAt = time
@@ -575,7 +542,7 @@ extension Room {
             historyTimes: historyTimes,
             votes: votes.cast.map { ($0.name, $0.options.journalPairs) }, creator: creator,
             seats: seats.map {
-                RoomSnapshot.Seat(name: $0.name, token: "\($0.token)", isOnline: present.contains($0.name))
+                RoomSnapshot.Seat(name: $0.name, token: "\($0.token)", isOnline: $0.isPresent)
             },
             game: state,
             night: RoomSnapshot.Night(
@@ -622,7 +589,8 @@ extension Room {
         }
         creator = snapshot.creator
         seats = sessions
-        present = Set(snapshot.seats.filter(\.isOnline).map(\.name))
+        let online = Set(snapshot.seats.filter(\.isOnline).map(\.name))
+        for session in sessions { session.isPresent = online.contains(session.name) }
         for session in sessions { session.room = self }
         let night = snapshot.night
         isWaiting = night.isWaiting

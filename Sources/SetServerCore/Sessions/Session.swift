@@ -5,6 +5,10 @@ final class Session {
     let name: String
     /// The secret that `RESUME` presents to take this session back; every `RESUME` replaces it.
     var token: SessionToken
+    /// Whether the room this session is seated in counts it online, as the journal tells it: set and
+    /// cleared by the `Room` only (seat, presence, unseat, restore), never from a connection. It sits in
+    /// the padding after `token`, so it costs the session nothing.
+    var isPresent = false
     /// The connection speaking for the player now, or `nil` while they are away.
     var connection: ConnectionID?
     /// The room the player is seated in.

@@ -1,0 +1,112 @@
+/// When each card now on the board (or in the chain) arrived there, in whole milliseconds, by card code:
+/// a small dictionary that every dealt room holds, kept as one array of 16-byte entries.
+///
+/// A dictionary of code strings was about 470 bytes a room for a board of 12 (47 a seated player at 10 a
+/// room); this is 224. A code of one to eight ASCII bytes (every SET and Matchismo card's) is packed
+/// into a `UInt64`, first byte highest and zero-padded, so the entries sorted by it are sorted as their
+/// codes are and two equal collections hold equal arrays. Any other code, which no game deals, is kept
+/// as it is in a dictionary beside them (empty, and so no heap block, otherwise).
+public struct CardArrivals: Equatable, Sendable, Sequence {
+    fileprivate struct Entry: Equatable, Sendable {
+        var code: UInt64
+        var milliseconds: Int
+    }
+
+    /// The packed codes' entries, sorted by code.
+    private var entries: [Entry] = []
+    /// Codes that do not pack (see the type's summary).
+    private var others: [String: Int] = [:]
+
+    /// Creates an empty collection.
+    public init() {}
+
+    /// The number of cards with an arrival time.
+    public var count: Int { entries.count + others.count }
+
+    /// Whether no card has an arrival time.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The millisecond card `code` arrived, or `nil` if it has none; setting `nil` removes it.
+    public subscript(code: String) -> Int? {
+        get {
+            guard let packed = Self.pack(code) else { return others[code] }
+            let index = position(of: packed)
+            return index < entries.count && entries[index].code == packed ? entries[index].milliseconds : nil
+        }
+        set {
+            guard let packed = Self.pack(code) else {
+                others[code] = newValue
+                return
+            }
+            let index = position(of: packed)
+            let isThere = index < entries.count && entries[index].code == packed
+            switch (newValue, isThere) {
+            case (let time?, true): entries[index].milliseconds = time
+            case (let time?, false): entries.insert(Entry(code: packed, milliseconds: time), at: index)
+            case (nil, true): entries.remove(at: index)
+            case (nil, false): break
+            }
+        }
+    }
+
+    /// The collection of `codes` only, each with the time it has here, or `now` if it has none: the cards
+    /// of a new board keep the time they arrived, the ones just dealt arrive now.
+    func keeping(_ codes: [String], arrivingAt now: Int) -> CardArrivals {
+        var next = CardArrivals()
+        next.entries.reserveCapacity(codes.count)
+        for code in codes { next[code] = self[code] ?? now }
+        return next
+    }
+
+    /// Each card's code and arrival time: the packed codes in their order, then the others.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var entries: IndexingIterator<[Entry]>
+        fileprivate var others: Dictionary<String, Int>.Iterator
+
+        /// The next code and its time, or `nil` after the last.
+        public mutating func next() -> (key: String, value: Int)? {
+            if let entry = entries.next() { return (CardArrivals.unpack(entry.code), entry.milliseconds) }
+            return others.next()
+        }
+    }
+
+    /// Each card's code and arrival time: the packed codes in their order, then the others.
+    public func makeIterator() -> Iterator {
+        Iterator(entries: entries.makeIterator(), others: others.makeIterator())
+    }
+
+    /// The index of the first entry whose code is not below `packed`.
+    private func position(of packed: UInt64) -> Int {
+        var (low, high) = (0, entries.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].code < packed { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// `code`'s bytes in a word, first byte highest, or `nil` for an empty code, one longer than eight
+    /// bytes, or one with a byte that is zero or not ASCII (which would not read back, or not sort).
+    static func pack(_ code: String) -> UInt64? {
+        var word: UInt64 = 0
+        var length = 0
+        for byte in code.utf8 {
+            guard byte != 0, byte < 0x80, length < 8 else { return nil }
+            word |= UInt64(byte) << (56 - 8 * length)
+            length += 1
+        }
+        return length == 0 ? nil : word
+    }
+
+    /// The code packed in `word` (see ``pack(_:)``).
+    static func unpack(_ word: UInt64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8)
+        var rest = word
+        while rest != 0 {
+            bytes.append(UInt8(rest >> 56))
+            rest <<= 8
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
