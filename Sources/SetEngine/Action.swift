@@ -14,9 +14,9 @@ public enum Action: Equatable, Sendable {
     case finish(ConnectionID)
     /// Close the connection now, dropping whatever is queued for it.
     case close(ConnectionID)
-    /// Append a record to the journal. Boxed, as ``Effect/journal(_:)`` is: inline, a record would make
-    /// every action, each of a broadcast's writes included, hundreds of bytes to copy.
-    indirect case journal(JournalRecord)
+    /// Append a record to the journal. Boxed, as ``Effect/journal(_:)`` is (in the same box, passed
+    /// on): inline, a record would make every action hundreds of bytes to copy.
+    case journal(RecordBox)
     /// Write the records appended so far (and flush them to disk under `--fsync always`), then tell
     /// the engine how it went with ``Engine/journalCommitted(_:at:)``: whatever acknowledges them is held
     /// until then. Always the last action of a list.

@@ -13,11 +13,19 @@ extension Engine {
         let members = audiences.members(of: ids) { connections[$0] }
         // The members kept, made only once one is left out: until then they are `ids` themselves.
         var kept: [ConnectionID]?
+        // Read once, counted once: each access to a class's property is checked for exclusivity at
+        // run time, and this loop runs once per delivery.
+        let limit = outputLimit
+        var writes = 0
         for index in ids.indices {
             let id = ids[index]
             let connection = members[index]
             let isKept: Bool
-            if let connection, connection.isReading {
+            if let connection, case .lineProtocol = connection.mode {
+                // The usual member, told apart in one read of its mode.
+                writes += 1
+                isKept = admitShare(bytes.count, on: connection, limit: limit)
+            } else if let connection, connection.isReading {
                 if connection.isWebSocket {
                     queue(framed(bytes, framing: &framing), on: connection)
                     isKept = false
@@ -34,9 +42,24 @@ extension Engine {
                 kept?.reserveCapacity(ids.count - 1)
             }
         }
+        queuedWriteCount &+= writes
         let receivers = kept ?? ids
         guard !receivers.isEmpty else { return }
         emit(receivers.count == 1 ? .write(receivers[0], bytes) : .broadcast(receivers, bytes))
+    }
+
+    /// ``admitOutput(_:on:)`` for one member of a broadcast, with the cap read once for all of them and
+    /// the write counted by the caller.
+    @inline(__always)
+    private func admitShare(_ count: Int, on connection: Connection, limit: Int) -> Bool {
+        let queued = connection.queued
+        if queued == 0 { written.append(connection) }
+        connection.queued = queued + count
+        guard connection.backlog + queued + count <= limit else {
+            drop(connection)
+            return false
+        }
+        return true
     }
 
     /// `lines` as WebSocket text frames, one per line: the last lines framed are kept with their

@@ -62,7 +62,7 @@ public final class Engine {
     /// Connections dropped while effects were being carried out; told to the core right after them.
     private var lost: [(ConnectionID, String)] = []
     /// Connections whose output was queued since the shell last said what it wrote.
-    private var written: [Connection] = []
+    var written: [Connection] = []
     /// Lines each room's commands queued in this pass (see ``EngineLimits/linesPerRoomPerPass``).
     var passLines: [ObjectIdentifier: Int] = [:]
     /// Lines read but left for a later pass, their room's budget spent, by connection; and the

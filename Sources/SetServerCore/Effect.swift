@@ -14,8 +14,9 @@ public enum Effect: Equatable, Sendable {
     case log(LogEvent)
     /// Append an accepted change to the journal (a shell without a state directory ignores it).
     /// Boxed: a record (a snapshot, a record event) is hundreds of bytes inline, and every effect, a
-    /// room's hundred sends included, would be that large and be copied at that size.
-    indirect case journal(JournalRecord)
+    /// room's hundred sends included, would be that large and be copied at that size. The box is the
+    /// one the engine's action carries on to the shell.
+    case journal(RecordBox)
     /// Queue these bytes (whole lines, each ending in LF) on a connection.
     case send(ConnectionID, [UInt8])
     /// Queue these bytes (whole lines, each ending in LF) on each of these connections: a room's event,
@@ -71,7 +72,7 @@ final class Outbox {
 
     func record(_ record: JournalRecord) {
         guard !isReplaying else { return }
-        ordered.insert(.journal(record), at: sendsStart)
+        ordered.insert(.journal(RecordBox(record)), at: sendsStart)
         sendsStart += 1
     }
 

@@ -156,7 +156,8 @@ extension ServerCore {
                 return .failure(ProtocolError(.chat, .noRoom, "JOIN a room first"))
             }
             outbox.record(.chat(room: room.name, name: session.name, text: text))
-            room.broadcast([.chat(name: session.name, text: text)])
+            // Made as bytes at once: a busy room's events are nearly all chat lines.
+            room.broadcast(bytes: ServerLine.chatBytes(name: session.name, text: text))
             return .success(Self.chatReply)
         }
     }

@@ -472,9 +472,9 @@ public final class Simulation {
                     deliver(bytes, to: ids)
                 case .finish(let id), .close(let id):
                     closing.append(id)
-                case .journal(let record):
-                    disk.append(record)
-                    noteRating(record)
+                case .journal(let box):
+                    disk.append(box.record)
+                    noteRating(box.record)
                 case .commitJournal:
                     let problem = disk.commit(syncing: configuration.fsync == .always, at: now.uptime)
                     if let problem { note("journal write failed: \(problem)") }

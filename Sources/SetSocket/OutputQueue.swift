@@ -52,6 +52,38 @@ struct OutputQueue {
         return count
     }
 
+    /// Whether the queue is many small buffers (lines), written cheaper copied together into one
+    /// buffer and sent with one `send` than gathered buffer by buffer: the kernel's cost of a gathered
+    /// write grows with its buffers, and copying a few kilobytes of lines costs less than that growth.
+    /// A queue of big buffers (a snapshot, a page) is gathered, not copied.
+    var isManySmall: Bool {
+        let count = chunks.count - start
+        return count >= 2 && pending <= count * Self.smallChunk
+    }
+
+    /// The largest average buffer a queue may have and still be copied together (see ``isManySmall``):
+    /// a protocol line is tens of bytes, an event a few of them.
+    static let smallChunk = 1_024
+
+    /// Copies the front of the queue into `buffer`, buffer after buffer, as much as fits; returns how
+    /// many bytes it copied. The queue does not change: what the socket takes of them is passed to
+    /// ``advance(by:)``, and the rest stays queued, in order.
+    func copyFront(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var copied = 0
+        var index = start
+        var skip = offset
+        while index < chunks.count, copied < buffer.count {
+            copied += chunks[index].withUnsafeBytes { raw in
+                let count = min(raw.count - skip, buffer.count - copied)
+                (buffer.baseAddress! + copied).copyMemory(from: raw.baseAddress! + skip, byteCount: count)
+                return count
+            }
+            index += 1
+            skip = 0
+        }
+        return copied
+    }
+
     /// Moves the front of the queue past `written` bytes.
     mutating func advance(by written: Int) {
         pending -= written

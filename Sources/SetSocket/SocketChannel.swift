@@ -174,12 +174,13 @@ public final class SocketChannel {
         output.append(bytes)
     }
 
-    /// Writes as much queued output as the socket takes, gathered (at most ``Socket/maximumGather``
-    /// buffers a call); waits for the socket to drain the rest.
+    /// Writes as much queued output as the socket takes — many small buffers copied together and sent
+    /// at once, big ones gathered (at most ``Socket/maximumGather`` buffers a call) — and waits for the
+    /// socket to drain the rest.
     public func flush() {
         guard state != .closed, state != .connecting else { return }
         while output.pending > 0 {
-            let attempt = writeGathered()
+            let attempt = output.isManySmall ? writeCopied() : writeGathered()
             let result: Socket.Transfer
             switch attempt {
             case .success(let transfer): result = transfer
@@ -210,6 +211,17 @@ public final class SocketChannel {
             return Result { () throws(SocketError) in
                 try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
             }
+        }
+    }
+
+    /// One `send` of the queue's front copied into the loop's scratch buffer. For tens of lines of tens of
+    /// bytes the kernel spends a third to a fifth as much per line on this as on gathering them
+    /// (`scripts/bench/gather-vs-copy.c`; BENCHMARKS-fanout.md, "Flat out: lines copied together").
+    private func writeCopied() -> Result<Socket.Transfer, SocketError> {
+        let scratch = loop.writeScratch
+        let count = output.copyFront(into: scratch)
+        return Result { () throws(SocketError) in
+            try socket.write(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
         }
     }
 

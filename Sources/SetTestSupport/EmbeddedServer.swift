@@ -273,10 +273,10 @@ public final class EmbeddedServer {
                     guard let client = clients[id] else { continue }
                     if client.state == .open { client.state = .dropped }
                     toRelease.append(client)
-                case .journal(let record):
+                case .journal(let box):
                     // While the journal cannot be written the shell drops records; the rewrite that
                     // ends the outage holds their effect.
-                    if engine.isJournalAvailable { appended.append(record) }
+                    if engine.isJournalAvailable { appended.append(box.record) }
                 case .commitJournal:
                     commitCount += 1
                     let result: Engine.CommitResult =

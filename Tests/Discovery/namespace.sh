@@ -104,15 +104,20 @@ two)
     sed 's/^/LOG /' "$work/two.err"
     ;;
 silent)
-    $query --listen --wait 3 >"$work/listen.out" &
+    # The listener hears from before setd starts until a moment after set-cli has quit, however slow
+    # the machine: a fixed 3-s window closed before the query under load, and the test heard nothing.
+    $query --listen --wait 60 >"$work/listen.out" &
     listener=$!
+    pids="$pids $listener"
     listening
     start one
     pause 1
     echo "QUERY $($query --wait 1)"
     echo /quit | timeout 10 "$cli" --plain --host 127.0.0.1 --port "$port" --name dave --room fun >/dev/null 2>&1
     echo "CLI-STATUS $?"
-    wait $listener
+    pause 1
+    kill -TERM $listener 2>/dev/null
+    wait $listener 2>/dev/null
     sed 's/^/HEARD /' "$work/listen.out"
     ;;
 *)

@@ -40,7 +40,9 @@ import Testing
 
         let actions = engine.received(Array("CHAT one\nCHAT two\nCHAT three\n".utf8), on: 1, at: now)
         let commits = actions.indices.filter { if case .commitJournal = actions[$0] { true } else { false } }
-        let records = actions.filter { if case .journal(.chat) = $0 { true } else { false } }
+        let records = actions.filter {
+            if case .journal(let box) = $0, case .chat = box.record { true } else { false }
+        }
         #expect(commits == [actions.count - 1], "\(actions)")
         #expect(records.count == 3)
         #expect(written(actions).isEmpty, "a line left before its record was written")

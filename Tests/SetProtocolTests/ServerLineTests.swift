@@ -105,6 +105,21 @@ struct ServerLineTests {
         #expect(!line.text.contains("\n"))
     }
 
+    /// A chat line made straight as bytes is the chat line's text and an LF, byte for byte, whatever
+    /// the name and the text hold (short strings kept inline, long ones, non-ASCII, combining marks).
+    @Test(arguments: [
+        ("bob", "hi  there :)"), ("a", "x"), ("ann", ""), ("名前", "héllo wörld ✓ 🂡"),
+        ("zoë", "\u{301}after a mark"),
+        (
+            "longer-name-than-fifteen",
+            String(repeating: "a long chat line past the small-string size ", count: 9)
+        ),
+    ])
+    func chatBytesAreTheChatLineAndItsLineFeed(name: String, text: String) {
+        let made = ServerLine.chatBytes(name: name, text: text)
+        #expect(made == Array((ServerLine.chat(name: name, text: text).text + "\n").utf8))
+    }
+
     @Test(arguments: samples)
     func parsingTheTextGivesTheSameLineBack(line: ServerLine, text: String) {
         let parsed = ServerLine(parsing: text)

@@ -323,6 +323,49 @@ import Testing
         }
     }
 
+    /// Runs of small lines are copied together and sent whole, big buffers are gathered; a queue that
+    /// mixes them, written in part each time (a small send buffer), still arrives exactly as queued —
+    /// what a write did not take stays queued, in order, whichever way the front was written — and the
+    /// pending count falls by exactly what the socket took.
+    @Test func smallLinesCopiedTogetherAndBigBuffersArriveExactlyAcrossPartialWrites() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let loop = queue.sync { EventLoop(queue: queue) }
+        let pair = try startedPair(loop: loop, buffer: buffer)
+        defer { close(pair.peer) }
+        var size: Int32 = 4096
+        _ = setsockopt(
+            pair.channel.socket.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var expected: [UInt8] = []
+        let (queued, pending) = queue.sync {
+            for run in 0..<6 {
+                // A big buffer (a snapshot, a page): more than the loop's scratch buffer holds.
+                let big = (0..<(EventLoop.scratchSize + 1_000 * run + 7)).map {
+                    UInt8(truncatingIfNeeded: $0 &* 31 &+ run)
+                }
+                expected += big
+                pair.channel.enqueue(big)
+                // Then a run of lines, more bytes than one copied-together write sends.
+                for i in 0..<(1_500 + run * 300) {
+                    let line = Array("CHAT p\(run) line \(i) \(String(repeating: "y", count: i % 41))\n".utf8)
+                    expected += line
+                    pair.channel.enqueue(line)
+                }
+            }
+            let queued = pair.channel.pendingOutput
+            pair.channel.flush()
+            return (queued, pair.channel.pendingOutput)
+        }
+        #expect(queued == expected.count, "every queued byte is counted")
+        #expect(pending > 0 && pending < queued, "the first flush wrote a part")
+        #expect(pair.readPeer(expected.count, chunk: 4 << 10) == expected)
+        eventually("nothing is left waiting") { pair.channel.pendingOutput == 0 }
+        queue.sync {
+            #expect(pair.channel.retainedOutput == 0, "a drained channel holds no output")
+            pair.channel.close()
+        }
+    }
+
     @Test func anOutgoingConnectionConnectsOrSaysWhyNot() throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort

@@ -215,8 +215,8 @@ final class Shell {
                     links[id]?.channel.finish()
                 case .close(let id):
                     links[id]?.channel.close()
-                case .journal(let record):
-                    journal?.append(record)
+                case .journal(let box):
+                    journal?.append(box.record)
                 case .commitJournal:
                     next = engine.journalCommitted(commitJournal(), at: SystemClock.now())
                 case .log(let event):

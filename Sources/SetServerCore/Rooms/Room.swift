@@ -429,6 +429,12 @@ final class Room {
             bytes += line.text.utf8
             bytes.append(0x0A)
         }
+        broadcast(bytes: bytes, except: skipped)
+    }
+
+    /// Sends an event's bytes (whole lines, each ending in LF), made by the caller, to every online
+    /// player and spectator.
+    func broadcast(bytes: [UInt8], except skipped: ConnectionID? = nil) {
         // The list goes out as it went last time while no one came or went: the same array, not a new
         // one an event, which the engine and the shell recognise and find the connections of once.
         var isSame = true
