@@ -107,7 +107,14 @@ public final class ServerCore {
     public func tick(at now: Instant) -> [Effect] {
         outbox.wallTime = now.wall
         let time = now.uptime
-        for client in clients.sorted(by: { $0.id < $1.id }) {
+        // Only the clients something is due for are sorted (most seconds, none): what is due depends on
+        // the time alone, and dealing with one client makes nothing due for another.
+        func isDue(_ client: Client) -> Bool {
+            (!client.hasIdentified && time - client.connectedAt > configuration.registrationTimeout)
+                || time - client.lastActivity > configuration.idleTimeout
+                || time - max(client.lastActivity, client.lastPingAt) >= configuration.pingInterval
+        }
+        for client in clients.filter(isDue).sorted(by: { $0.id < $1.id }) {
             if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
                 outbox.log(.info, "unregistered", [("id", "\(client.id)"), ("peer", client.peer)])
                 close(client, saying: "no HELLO within \(Int(configuration.registrationTimeout)) s", at: now)

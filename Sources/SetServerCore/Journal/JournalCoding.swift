@@ -162,6 +162,9 @@ struct RecordWriter {
 
     init(_ kind: String) { append(kind) }
 
+    /// A writer of fields alone, without a record's kind.
+    init() {}
+
     mutating func append(_ text: String) {
         if !body.isEmpty { body.append(0x20) }
         JournalCoding.appendEscaped(text, to: &body)
@@ -185,6 +188,12 @@ struct RecordWriter {
         append(list.count)
         for item in list { append(item) }
     }
+
+    /// Fields written before (one or more, escaped and joined), as they were.
+    mutating func append(written fields: [UInt8]) {
+        if !body.isEmpty { body.append(0x20) }
+        body += fields
+    }
 }
 
 /// Reads one record's fields in order; each read throws on a missing or malformed field.
@@ -196,8 +205,10 @@ struct RecordReader {
 
     private let fields: [ArraySlice<UInt8>]
     private var next = 0
+    private let body: ArraySlice<UInt8>
 
     init(body: ArraySlice<UInt8>) {
+        self.body = body
         // What `split(separator: 0x20, omittingEmptySubsequences: false)` gives, by a plain scan: the
         // generic split was a tenth of reading a record.
         var fields: [ArraySlice<UInt8>] = []
@@ -218,6 +229,9 @@ struct RecordReader {
     }
 
     var isAtEnd: Bool { next == fields.count }
+
+    /// The fields not read yet, as the bytes they are in the body (empty at the end).
+    var unread: ArraySlice<UInt8> { isAtEnd ? body[body.endIndex...] : body[fields[next].startIndex...] }
 
     mutating func text() throws(Malformed) -> String {
         guard next < fields.count else { throw Malformed(description: "a field is missing") }

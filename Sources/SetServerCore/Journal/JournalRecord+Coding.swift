@@ -70,36 +70,10 @@ extension JournalRecord {
         case .archive(let room, let game):
             out = RecordWriter("archive")
             out.append(room)
-            out.append(time: game.startedAt)
-            out.append(time: game.endedAt)
-            out.append(game.password != nil)
-            out.append(game.password ?? "")
-            out.append(game.scores.count)
-            for (name, score) in game.scores {
-                out.append(name)
-                out.append(score)
-            }
-            out.append(game.entries.count)
-            for entry in game.entries {
-                out.append(entry.seconds)
-                out.append(entry.name)
-                out.append(entry.detail)
-            }
-            // The score sheet comes last, so an archive record written before it still reads.
-            if !game.sheet.isEmpty || game.duration != nil {
-                out.append(game.sheet.count)
-                for line in game.sheet {
-                    out.append(line.name)
-                    out.append(line.sets)
-                    out.append(line.wrong)
-                    out.append(line.stale)
-                    out.append(line.fastest ?? -1)
-                    out.append(line.mean ?? -1)
-                }
-                out.append(game.duration ?? -1)
-                // The record comes after the sheet, so an archive record written before records still
-                // reads; it is one escaped text field, its JSON.
-                if let record = game.record { out.append(record.json) }
+            if let fields = game.fields {
+                out.append(written: fields.bytes)
+            } else {
+                game.write(to: &out)
             }
         case .vote(let room, let name, let options):
             out = RecordWriter("vote")
@@ -239,6 +213,7 @@ extension JournalRecord {
         case "close": return .close(room: try r.text())
         case "archive":
             let room = try r.text()
+            let written = r.unread
             let started = try r.time()
             let ended = try r.time()
             let isPrivate = try r.bool()
@@ -271,12 +246,11 @@ extension JournalRecord {
                 }
                 record = parsed
             }
-            return .archive(
-                room: room,
-                game: ArchivedGame(
-                    startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
-                    entries: entries, sheet: sheet, duration: duration, record: record
-                ))
+            var game = ArchivedGame(
+                startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
+                entries: entries, sheet: sheet, duration: duration, record: record)
+            if r.isAtEnd { game.keepBytes(ifWrittenAs: written) }
+            return .archive(room: room, game: game)
         case "vote": return .vote(room: try r.text(), name: try r.text(), options: try r.pairs())
         case "countdown": return .countdown(room: try r.text())
         case "restart": return .restart(time: try r.time())
@@ -737,4 +711,60 @@ private func playingCard(_ code: String) throws(RecordReader.Malformed) -> Playi
         throw RecordReader.Malformed(description: "'\(code)' is not a playing card")
     }
     return card
+}
+
+extension ArchivedGame {
+    /// Writes the game's fields, as an `archive` record holds them after the room's name.
+    func write(to out: inout RecordWriter) {
+        out.append(time: startedAt)
+        out.append(time: endedAt)
+        out.append(password != nil)
+        out.append(password ?? "")
+        out.append(scores.count)
+        for (name, score) in scores {
+            out.append(name)
+            out.append(score)
+        }
+        out.append(entries.count)
+        for entry in entries {
+            out.append(entry.seconds)
+            out.append(entry.name)
+            out.append(entry.detail)
+        }
+        // The score sheet comes last, so an archive record written before it still reads.
+        if !sheet.isEmpty || duration != nil {
+            out.append(sheet.count)
+            for line in sheet {
+                out.append(line.name)
+                out.append(line.sets)
+                out.append(line.wrong)
+                out.append(line.stale)
+                out.append(line.fastest ?? -1)
+                out.append(line.mean ?? -1)
+            }
+            out.append(duration ?? -1)
+            // The record comes after the sheet, so an archive record written before records still
+            // reads; it is one escaped text field, its JSON.
+            if let record = record { out.append(record.json) }
+        }
+    }
+
+    /// The game with its fields' bytes kept, for every rewrite of the journal to come.
+    func keepingItsBytes() -> ArchivedGame {
+        var out = RecordWriter()
+        write(to: &out)
+        var kept = self
+        kept.fields = EncodedFields(out.body)
+        return kept
+    }
+
+    /// Keeps the bytes `read` as the game's fields if they are what writing it gives; a record written
+    /// in an older form (without a sheet, a time not to the millisecond) is written anew each time, as
+    /// it always was, not kept in its old form.
+    mutating func keepBytes(ifWrittenAs read: ArraySlice<UInt8>) {
+        var out = RecordWriter()
+        write(to: &out)
+        guard out.body.elementsEqual(read) else { return }
+        fields = EncodedFields(out.body)
+    }
 }

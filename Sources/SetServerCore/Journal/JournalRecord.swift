@@ -92,25 +92,33 @@ public enum JournalRecord: Equatable, Sendable {
 
 /// A finished game: when it ran, the final scores and every set or choice with its time.
 public struct ArchivedGame: Equatable, Sendable {
+    // Every stored property clears `fields` when it changes: the bytes kept are those of the game as it
+    // is, or none.
+
     /// Unix time the game started.
-    public var startedAt: Double
+    public var startedAt: Double { didSet { fields = nil } }
     /// Unix time of its last set or choice.
-    public var endedAt: Double
+    public var endedAt: Double { didSet { fields = nil } }
     /// The room's password when the game was played, `nil` for a public game: a private game's history
     /// is for those inside its room under the same password, whatever the room's name has become since.
-    public var password: String?
+    public var password: String? { didSet { fields = nil } }
     /// Whether the game was played in a private room.
     public var isPrivate: Bool { password != nil }
     /// Best first.
-    public var scores: [(name: String, score: Int)]
+    public var scores: [(name: String, score: Int)] { didSet { fields = nil } }
     /// Seconds since the start, who, and what: the cards of a set, or a Matchismo history entry.
-    public var entries: [(seconds: Int, name: String, detail: String)]
+    public var entries: [(seconds: Int, name: String, detail: String)] { didSet { fields = nil } }
     /// The score sheet, in `OVER`'s order (empty for a game archived before score sheets).
-    public var sheet: [ScoreSheetEntry]
+    public var sheet: [ScoreSheetEntry] { didSet { fields = nil } }
     /// The game's length in milliseconds, deal to last set (`nil` before score sheets).
-    public var duration: Int?
+    public var duration: Int? { didSet { fields = nil } }
     /// The game's record (`RECORD <id>`), `nil` for a game archived before records.
-    public var record: GameRecord?
+    public var record: GameRecord? { didSet { fields = nil } }
+    /// The game's fields as its `archive` record writes them after the room's name, once written or
+    /// read (see ``JournalRecord/body``): an archived game never changes, and every rewrite of the
+    /// journal (each start, each end of an outage) holds the whole archive again, whose game records'
+    /// JSON is the dearest thing the journal writes.
+    var fields: EncodedFields?
     /// The record's id, `nil` for a game archived before records.
     public var id: String? { record?.id }
 
@@ -132,6 +140,14 @@ public struct ArchivedGame: Equatable, Sendable {
 
     public static func == (lhs: ArchivedGame, rhs: ArchivedGame) -> Bool {
         JournalRecord.archive(room: "", game: lhs) == JournalRecord.archive(room: "", game: rhs)
+    }
+
+    /// Bytes written once and shared by every copy of the game that holds them; never changed, so a
+    /// copy sent to another thread shares nothing that changes.
+    final class EncodedFields: Sendable {
+        let bytes: [UInt8]
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 }
 

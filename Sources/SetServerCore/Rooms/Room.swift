@@ -522,8 +522,10 @@ final class Room {
             scores: ranked, entries: entries, sheet: sheet, duration: duration,
             record: makeRecord(ranked: ranked, sheet: sheet, duration: duration, end: end))
         guard !outbox.isReplaying else { return }
-        archive.keep(finished, of: name)
-        outbox.record(.archive(room: name, game: finished))
+        // Written once here: the journal's record now, and every rewrite of the archive later.
+        let kept = finished.keepingItsBytes()
+        archive.keep(kept, of: name)
+        outbox.record(.archive(room: name, game: kept))
     }
 }
 
