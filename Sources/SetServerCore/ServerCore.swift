@@ -102,6 +102,20 @@ public final class ServerCore {
         return drain()
     }
 
+    /// A client's timer that has run out, the first of them in this order: a connection that never said
+    /// `HELLO` is closed before it counts as idle, and an idle one is closed rather than pinged.
+    private enum ClientTimer { case registration, idle, ping }
+
+    /// Which of `client`'s timers has run out at `time` (uptime), if any.
+    private func dueTimer(of client: Client, at time: Double) -> ClientTimer? {
+        if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
+            return .registration
+        }
+        if time - client.lastActivity > configuration.idleTimeout { return .idle }
+        if time - max(client.lastActivity, client.lastPingAt) >= configuration.pingInterval { return .ping }
+        return nil
+    }
+
     /// Runs the timers due at `now`: registration deadlines, idle timeouts, server `PING`s, expired
     /// grace periods and waiting rooms' countdowns. The shell calls it about once a second.
     public func tick(at now: Instant) -> [Effect] {
@@ -109,19 +123,16 @@ public final class ServerCore {
         let time = now.uptime
         // Only the clients something is due for are sorted (most seconds, none): what is due depends on
         // the time alone, and dealing with one client makes nothing due for another.
-        func isDue(_ client: Client) -> Bool {
-            (!client.hasIdentified && time - client.connectedAt > configuration.registrationTimeout)
-                || time - client.lastActivity > configuration.idleTimeout
-                || time - max(client.lastActivity, client.lastPingAt) >= configuration.pingInterval
-        }
-        for client in clients.filter(isDue).sorted(by: { $0.id < $1.id }) {
-            if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
+        let due = clients.compactMap { client in dueTimer(of: client, at: time).map { (client, $0) } }
+        for (client, timer) in due.sorted(by: { $0.0.id < $1.0.id }) {
+            switch timer {
+            case .registration:
                 outbox.log(.info, "unregistered", [("id", "\(client.id)"), ("peer", client.peer)])
                 close(client, saying: "no HELLO within \(Int(configuration.registrationTimeout)) s", at: now)
-            } else if time - client.lastActivity > configuration.idleTimeout {
+            case .idle:
                 outbox.log(.info, "idle", [("id", "\(client.id)"), ("peer", client.peer)])
                 close(client, saying: "idle for \(Int(configuration.idleTimeout)) s", at: now)
-            } else if time - max(client.lastActivity, client.lastPingAt) >= configuration.pingInterval {
+            case .ping:
                 pingCounter += 1
                 client.lastPingAt = time
                 outbox.send(.ping("\(pingCounter)"), to: client.id)

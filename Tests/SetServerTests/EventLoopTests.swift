@@ -288,6 +288,12 @@ import Testing
         }
     }
 
+    /// A small send buffer, so the socket takes each write only in part.
+    private func shrinkSendBuffer(of channel: SocketChannel) {
+        var size: Int32 = 4096
+        _ = setsockopt(channel.socket.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// A room's event is one buffer queued on many channels, and a busy pass queues more lines than one
     /// gathered write takes (`IOV_MAX`): every line still arrives once, in order, whole, however the
     /// socket splits the writes, and the buffer shared with other queues is left as it was.
@@ -297,10 +303,7 @@ import Testing
         let loop = queue.sync { EventLoop(queue: queue) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
-        // A small send buffer, so the socket takes each gathered write only in part.
-        var size: Int32 = 4096
-        _ = setsockopt(
-            pair.channel.socket.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        shrinkSendBuffer(of: pair.channel)
         let shared = Array("EVENT shared by every member of the room\n".utf8)
         var expected: [UInt8] = []
         let pending = queue.sync {
@@ -333,9 +336,7 @@ import Testing
         let loop = queue.sync { EventLoop(queue: queue) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
-        var size: Int32 = 4096
-        _ = setsockopt(
-            pair.channel.socket.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        shrinkSendBuffer(of: pair.channel)
         var expected: [UInt8] = []
         let (queued, pending) = queue.sync {
             for run in 0..<6 {
