@@ -25,7 +25,8 @@ import Testing
     /// What one run of the players may take, on a loaded machine (and longer under ThreadSanitizer).
     static let playersTimeout = 30.0 * testTimeScale
 
-    @Test(.timeLimit(.minutes(3))) func nginxCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
+    @Test(.stretchedTimeLimit(minutes: 3))
+    func nginxCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
         throws
     {
         guard let nginx = Self.require("nginx", package: "nginx"), let rig = try Rig.make() else { return }
@@ -87,7 +88,8 @@ import Testing
             ], name: "sclient", source: "127.0.0.1")
     }
 
-    @Test(.timeLimit(.minutes(3))) func haproxyCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
+    @Test(.stretchedTimeLimit(minutes: 3))
+    func haproxyCarriesThePageWebSocketAndLinePlayersEachAtTheirOwnAddress()
         throws
     {
         guard let haproxy = Self.require("haproxy", package: "haproxy"), let rig = try Rig.make() else {
@@ -122,7 +124,9 @@ import Testing
             ], name: "ncat", source: "127.0.0.14")
     }
 
-    @Test(.timeLimit(.minutes(3))) func caddyCarriesThePageAndWebSocketPlayersEachAtTheirOwnAddress() throws {
+    @Test(.stretchedTimeLimit(minutes: 3)) func caddyCarriesThePageAndWebSocketPlayersEachAtTheirOwnAddress()
+        throws
+    {
         guard let caddy = Self.require("caddy", package: "caddy"), let rig = try Rig.make() else { return }
         let directory = rig.directory.path
         // The site's name becomes the test's address, with the test's certificate instead of one from

@@ -11,7 +11,7 @@ import Testing
 /// The event loop under the channels: many sockets on one epoll set, edge-triggered reads that stop at
 /// the first short read, input past the per-event cap, the peer's close, and a blocked writer resuming.
 /// Needs the kernel: epoll, short reads and blocked writes are what the kernel does with real sockets.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct EventLoopTests {
+@Suite(.ownThread, .stretchedTimeLimit(minutes: 1)) struct EventLoopTests {
     /// A channel on one end of a socketpair, its other end, and what the channel saw.
     final class Pair {
         let channel: SocketChannel

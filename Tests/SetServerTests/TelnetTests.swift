@@ -9,7 +9,7 @@ import Testing
 @Suite(.ownThread) struct TelnetTests {
     /// `telnet` negotiates on port 23, or on another one written `-PORT` (as PuTTY and Windows' telnet
     /// always do); `telnet HOST PORT` sends no option and is a line client like nc.
-    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    @Test(.stretchedTimeLimit(minutes: 1), arguments: [true, false])
     func theRealTelnetClientJoinsAndNcSeesNoTelnet(negotiating: Bool) throws {
         guard let tmux = Self.program("tmux"), let telnet = Self.program("telnet"),
             let nc = Self.program("nc")

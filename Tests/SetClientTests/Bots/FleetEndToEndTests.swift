@@ -8,7 +8,7 @@ import Testing
 extension Bots {
     /// Runs a small fleet against a real `setd` started on a free port.
     @Suite(.ownThread, .serialized) struct FleetEndToEndTests {
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.stretchedTimeLimit(minutes: 1))
         func aSmallFleetPlaysCleanly() async throws {
             let daemon = try Daemon(["--seed", "5"])
             defer { daemon.terminate() }
@@ -38,7 +38,7 @@ extension Bots {
             #expect(report.stats.connected == 0, "every bot said goodbye")
         }
 
-        @Test(.timeLimit(.minutes(1)))
+        @Test(.stretchedTimeLimit(minutes: 1))
         func matchismoBotsTakeTurns() async throws {
             let daemon = try Daemon(["--seed", "5"])
             defer { daemon.terminate() }
@@ -86,7 +86,9 @@ extension Bots {
             return options
         }
 
-        @Test("Bots in your waiting room say READY, and play once you are ready too", .timeLimit(.minutes(1)))
+        @Test(
+            "Bots in your waiting room say READY, and play once you are ready too",
+            .stretchedTimeLimit(minutes: 1))
         func friendsWhoAreBotsSayReady() throws {
             let daemon = try Daemon(["--seed", "5"])
             defer { daemon.terminate() }
@@ -115,7 +117,7 @@ extension Bots {
 
         @Test(
             "With --wait-for-host the bots wait; a run without a set is not clean and says why",
-            .timeLimit(.minutes(1)))
+            .stretchedTimeLimit(minutes: 1))
         func waitingForTheHostIsNotAQuietSuccess() async throws {
             let daemon = try Daemon(["--seed", "5"])
             defer { daemon.terminate() }
@@ -133,7 +135,7 @@ extension Bots {
 
         @Test(
             "A load test over more rooms than one address may make plays cleanly from loopback addresses",
-            .timeLimit(.minutes(1)))
+            .stretchedTimeLimit(minutes: 1))
         func roomsSpreadOverLoopbackAddresses() async throws {
             // A default setd: one address may make 20 rooms.
             let daemon = try Daemon(["--seed", "5"])

@@ -13,7 +13,7 @@ import Testing
 /// Whatever the server sends, the client must not crash, must never pass a control character to the
 /// terminal, must keep its memory bounded, and must keep working (or say what happened and reconnect,
 /// as it does after any drop). Every wait has a deadline and every child is killed at the end.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct HostileServerTests {
+@Suite(.ownThread, .stretchedTimeLimit(minutes: 1)) struct HostileServerTests {
     /// A valid board of twelve cards (the one in protocol.md's session).
     private static let board =
         "BOARD 1 a:1GES b:2RFS c:3PFS d:2PHT e:1RES f:3PES g:2RFT h:3GFT i:3REC j:2REC k:2GFT l:1RHC"

@@ -82,7 +82,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
     /// flight, the daemon is killed with SIGKILL and restarted on the same directory. The restored board,
     /// deck and score are what the player was last told, or that plus the claim in flight; never anything
     /// else. The game goes on across the restarts to its end, and the finished game is in the archive.
-    @Test(.timeLimit(.minutes(3))) func aGameSurvivesKillNineAtRandomMoments() throws {
+    @Test(.stretchedTimeLimit(minutes: 3)) func aGameSurvivesKillNineAtRandomMoments() throws {
         let directory = try TemporaryDirectory("setd-kill")
         let seed: UInt64 = 2026
         let arguments = ["--state-dir", directory.path, "--seed", "\(seed)"]
@@ -244,7 +244,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
     /// A journal whose last line was torn by a crash (half a line, or a line with a wrong checksum) is
     /// restored up to the last intact record, and the daemon says so in its log.
-    @Test(.timeLimit(.minutes(3))) func aTornTailIsDroppedAndTheIntactStateRestored() throws {
+    @Test(.stretchedTimeLimit(minutes: 3)) func aTornTailIsDroppedAndTheIntactStateRestored() throws {
         let directory = try TemporaryDirectory("setd-torn")
         let arguments = ["--state-dir", directory.path, "--seed", "77"]
         let journal = directory.path + "/journal"
@@ -310,7 +310,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
     /// Two seated players, each with a score; after a crash both seats and scores are back, the one who
     /// has not resumed yet shown `away` and their name held for them.
-    @Test(.timeLimit(.minutes(3))) func aSecondPlayersSeatAndScoreSurviveAsAway() throws {
+    @Test(.stretchedTimeLimit(minutes: 3)) func aSecondPlayersSeatAndScoreSurviveAsAway() throws {
         let directory = try TemporaryDirectory("setd-seats")
         let arguments = ["--state-dir", directory.path, "--seed", "5"]
         var daemon = try Daemon(arguments)
@@ -355,7 +355,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
     /// after a crash; the player whose turn it was resumes first and still has it.
     /// The turn comes back as it was, whoever resumes first: a player who comes back never takes the
     /// turn from one who is away (protocol.md, Matchismo).
-    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
+    @Test(.stretchedTimeLimit(minutes: 3), arguments: [false, true])
     func aMatchismoRoomSurvivesARestart(otherResumesFirst: Bool) throws {
         let directory = try TemporaryDirectory("setd-matchismo")
         let arguments = ["--state-dir", directory.path, "--seed", "11"]
@@ -454,7 +454,7 @@ private func badJournalLines(_ path: String) -> (bad: [String], count: Int) {
 
     /// Without `--state-dir` the daemon writes no file at all: it holds no file open, leaves its working
     /// directory empty, and a restart remembers nobody.
-    @Test(.timeLimit(.minutes(3))) func withoutAStateDirectoryNothingIsWritten() throws {
+    @Test(.stretchedTimeLimit(minutes: 3)) func withoutAStateDirectoryNothingIsWritten() throws {
         let directory = try TemporaryDirectory("setd-nostate")
         let arguments = ["--seed", "3"]
         var daemon = try Daemon(arguments, workingDirectory: directory.path)

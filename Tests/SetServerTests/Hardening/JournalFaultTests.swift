@@ -45,7 +45,9 @@ import Testing
         return directory
     }
 
-    @Test(.timeLimit(.minutes(2))) func aDamagedMiddleRecordStopsTheStartAndLeavesTheFileAsItWas() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aDamagedMiddleRecordStopsTheStartAndLeavesTheFileAsItWas()
+        throws
+    {
         let directory = try journalWithChats()
         let path = directory.path + "/journal"
         var bytes = try #require(readFile(path))
@@ -85,7 +87,7 @@ import Testing
         #expect(daemon.terminate() == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aRecordThatDoesNotReplayStopsTheStart() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aRecordThatDoesNotReplayStopsTheStart() throws {
         let directory = try journalWithChats()
         let path = directory.path + "/journal"
         let before = try #require(readFile(path))
@@ -100,7 +102,7 @@ import Testing
         #expect(readFile(path) == before + line)
     }
 
-    @Test(.timeLimit(.minutes(2))) func anUnreadableJournalOrAnOpenDirectoryIsRefused() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func anUnreadableJournalOrAnOpenDirectoryIsRefused() throws {
         let directory = try TemporaryDirectory("setd-unreadable")
         // A journal that cannot be read as a file: setd must not take it for an empty one.
         #expect(mkdir(directory.path + "/journal", 0o700) == 0)
@@ -128,7 +130,7 @@ import Testing
     }
 
     /// A state directory on a read-only file system: setd cannot keep its promise, so it does not start.
-    @Test(.timeLimit(.minutes(2))) func aReadOnlyStateDirectoryIsRefused() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aReadOnlyStateDirectoryIsRefused() throws {
         guard let mountPoint = try Tmpfs(options: "ro,size=1m", for: "aReadOnlyStateDirectoryIsRefused")
         else { return }
         defer { mountPoint.unmount() }
@@ -138,7 +140,7 @@ import Testing
         #expect(!errors.contains("cannot listen"))
     }
 
-    @Test(.timeLimit(.minutes(2))) func aSecondDaemonOnTheSameDirectoryIsRefused() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aSecondDaemonOnTheSameDirectoryIsRefused() throws {
         let directory = try TemporaryDirectory("setd-twice")
         let first = try Daemon(["--state-dir", directory.path])
         let (status, errors) = try refusedStart(["--state-dir", directory.path])
@@ -158,7 +160,7 @@ import Testing
 
     /// A journal of the first format, with a chat ending in U+0600 (which fused with the space before its
     /// checksum when read by `Character`s), is read and rewritten in the current format.
-    @Test(.timeLimit(.minutes(2))) func aJournalOfTheFirstFormatIsUpgraded() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aJournalOfTheFirstFormatIsUpgraded() throws {
         let directory = try TemporaryDirectory("setd-legacy")
         let token = "0123456789abcdef0123456789abcdef"
         let records = [
@@ -181,7 +183,7 @@ import Testing
         #expect(text.hasPrefix("setd-journal 2 ~"), "rewritten in the current format: \(text)")
     }
 
-    @Test(.timeLimit(.minutes(2))) func journalCommandsNeverCreateOrTrustAnUnsafeDirectory() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func journalCommandsNeverCreateOrTrustAnUnsafeDirectory() throws {
         let directory = try TemporaryDirectory("setd-tools")
         let missing = directory.path + "/typo"
         #expect(try journalCommand(["--repair-journal", missing]).status == 1)
@@ -192,7 +194,7 @@ import Testing
         #expect(chmod(directory.path, 0o700) == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aSymlinkPlantedAtTheTemporaryFileIsNotFollowed() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aSymlinkPlantedAtTheTemporaryFileIsNotFollowed() throws {
         let directory = try TemporaryDirectory("setd-symlink")
         let victim = try TemporaryDirectory("setd-victim")
         let target = victim.path + "/precious"
@@ -208,7 +210,7 @@ import Testing
         #expect(try journalCommand(["--check-journal", directory.path]).status == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func seatsComeBackByTokenOverThreeRestarts() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func seatsComeBackByTokenOverThreeRestarts() throws {
         let directory = try TemporaryDirectory("setd-seats")
         let arguments = ["--state-dir", directory.path, "--seed", "9"]
         var daemon = try Daemon(arguments)
@@ -263,7 +265,7 @@ import Testing
     /// The scenarios that once stopped setd from starting on its own journal: Matchismo's new games, by
     /// one player alone or by a vote, and a Matchismo room dealt after READY; restarted after SIGTERM and
     /// after kill -9, each comes back as it was and plays on.
-    @Test(.timeLimit(.minutes(2))) func matchismoPlayRestartsAfterSigtermAndKillNine() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func matchismoPlayRestartsAfterSigtermAndKillNine() throws {
         for kills in [false, true] {
             let directory = try TemporaryDirectory("setd-matchismo")
             let arguments = ["--state-dir", directory.path, "--seed", "4"]
@@ -296,7 +298,9 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func aGraceExpiryWithNobodyConnectedIsWrittenBeforeShutdown() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aGraceExpiryWithNobodyConnectedIsWrittenBeforeShutdown()
+        throws
+    {
         let directory = try TemporaryDirectory("setd-grace")
         let arguments = ["--state-dir", directory.path, "--grace", "1"]
         var daemon = try Daemon(arguments)
@@ -316,7 +320,7 @@ import Testing
 
     /// A full disk: changes are refused with UNAVAILABLE, reads go on, nothing acknowledged is lost, and
     /// changes resume by themselves when space comes back. Needs root, for a small tmpfs of its own.
-    @Test(.timeLimit(.minutes(2))) func aFullDiskRefusesChangesAndLosesNothingAcknowledged() throws {
+    @Test(.stretchedTimeLimit(minutes: 2)) func aFullDiskRefusesChangesAndLosesNothingAcknowledged() throws {
         guard
             let mountPoint = try Tmpfs(
                 options: "size=8m", for: "aFullDiskRefusesChangesAndLosesNothingAcknowledged")

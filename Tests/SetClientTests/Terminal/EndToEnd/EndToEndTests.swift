@@ -42,7 +42,7 @@ import Testing
 
     @Test(
         "Typing a set's letters claims it: the screen shows the new board and the new score",
-        .timeLimit(.minutes(2)))
+        .stretchedTimeLimit(minutes: 2))
     func claimBySetTyping() throws {
         guard let tmuxPath = Tmux.find() else { return }
         let cli = try productPath("set-cli")
@@ -109,7 +109,7 @@ import Testing
 
     @Test(
         "A dropped connection is shown and made again (RESUME keeps the seat), and SIGTERM restores the terminal",
-        .timeLimit(.minutes(2)))
+        .stretchedTimeLimit(minutes: 2))
     func dropsReconnectsAndRestores() throws {
         guard let tmuxPath = Tmux.find() else { return }
         let cli = try productPath("set-cli")

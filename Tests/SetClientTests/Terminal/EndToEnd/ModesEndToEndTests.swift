@@ -21,7 +21,7 @@ import Testing
 
     @Test(
         "A 4set and a megaset room made from set-cli: the board as drawn for its deck, and a claim typed takes it",
-        .timeLimit(.minutes(2)), arguments: [SetMode.fourSet, .megaset])
+        .stretchedTimeLimit(minutes: 2), arguments: [SetMode.fourSet, .megaset])
     func playsTheDeck(mode: SetMode) throws {
         guard let tmuxPath = Tmux.find() else { return }
         let cli = try productPath("set-cli")

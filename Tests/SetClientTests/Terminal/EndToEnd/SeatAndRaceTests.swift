@@ -20,7 +20,7 @@ import Testing
 
     @Test(
         "A set taken under a selection drops its card, the highlight follows, and Enter costs nothing",
-        .timeLimit(.minutes(2)))
+        .stretchedTimeLimit(minutes: 2))
     func selectionRace() throws {
         guard let tmuxPath = Tmux.find() else { return }
         let path = try productPath("set-cli")
@@ -80,7 +80,7 @@ import Testing
 
     @Test(
         "set-cli killed with kill -9 and started again with the same name gets its seat and score back",
-        .timeLimit(.minutes(2)))
+        .stretchedTimeLimit(minutes: 2))
     func seatAfterKill() throws {
         guard let tmuxPath = Tmux.find() else { return }
         let path = try productPath("set-cli")
@@ -121,7 +121,7 @@ import Testing
 
     @Test(
         "When every fallback name is taken, set-cli says so on one line and exits non-zero",
-        .timeLimit(.minutes(1)))
+        .stretchedTimeLimit(minutes: 1))
     func everyNameTaken() throws {
         let path = try productPath("set-cli")
         let daemon = try Daemon()

@@ -13,7 +13,7 @@ import Testing
 @Suite(.ownThread, .serialized) struct TimedEndToEndTests {
     @Test(
         "A timed practice room made from set-cli: its clock and target, /pause and /unpause, over at the second set",
-        .timeLimit(.minutes(2)))
+        .stretchedTimeLimit(minutes: 2))
     func pausesAndEndsAtTheTarget() throws {
         guard let tmuxPath = Tmux.find() else { return }
         let cli = try productPath("set-cli")
