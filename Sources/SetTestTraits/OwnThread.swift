@@ -23,11 +23,13 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
 
         /// How many tests of the lane may run at once. Measured on 2 cores with the pure layers
         /// optimised: one lane of 4 for everything made the whole `swift test` 96 s, 6 made it 81 s, 8
-        /// made it 81 s (and more CPU), all green.
+        /// made it 81 s (and more CPU), all green. Once the suites' tests reached their lanes from the
+        /// start (see ``provideScope(for:testCase:performing:)``), the browser lane was the last to end
+        /// (`SETD_TEST_LANE_LOG`, see ``LaneLog``): three browsers at once.
         public var width: Int {
             switch self {
             case .waiting: 6
-            case .browser: 2
+            case .browser: 3
             }
         }
 
@@ -55,12 +57,40 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
     /// The lane whose places the tests take.
     public let lane: Lane
 
+    /// Whether this task already runs a suite's work on a thread of the suite's own.
+    @TaskLocal private static var isOnSuiteThread = false
+
     public var isRecursive: Bool { true }
+
+    /// The suite too, not only its tests (Swift Testing's default for a recursive suite trait): see
+    /// ``provideScope(for:testCase:performing:)``.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { self }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         if Self.isOff { return try await function() }
+        if test.isSuite {
+            // Swift Testing starts a suite's tests from the suite's task, and a test reaches its lane
+            // only when that task runs. On the pool (two threads) it queued behind the pure tests' CPU
+            // work: the waiting lane stood empty for 18 s in the middle of a run while its tests were not
+            // yet started, and the browser lane's tests entered it 64 s into another. Here the suite's own
+            // work, and its tests' tasks (children inherit the preference), run on a thread of the
+            // suite's, which is idle but for that bookkeeping.
+            guard !Self.isOnSuiteThread else { return try await function() }
+            let thread = DedicatedThread(name: test.name)
+            var failure: (any Error)?
+            do {
+                try await withTaskExecutorPreference(thread) {
+                    try await Self.$isOnSuiteThread.withValue(true) { try await function() }
+                }
+            } catch {
+                failure = error
+            }
+            thread.finish()
+            if let failure { throw failure }
+            return
+        }
         guard Self.holdsPlace else {
             // The wait for a place, the place's release and everything Swift Testing does for the test in
             // between run on a thread of the test's own. On the pool they queued behind every test Swift
@@ -71,6 +101,7 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
             var failure: (any Error)?
             await withTaskExecutorPreference(thread) {
                 await lane.gate.enter()
+                LaneLog.note("enter", lane: lane, test: test.name)
                 do {
                     try await Self.$holdsPlace.withValue(true) {
                         try await provideScope(for: test, testCase: testCase, performing: function)
@@ -78,6 +109,7 @@ public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
                 } catch {
                     failure = error
                 }
+                LaneLog.note("leave", lane: lane, test: test.name)
                 await lane.gate.leave()
             }
             thread.finish()

@@ -125,6 +125,11 @@ def start_browser():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=1280,800", "--no-first-run", "--disable-extensions"):
         options.add_argument(argument)
+    # No speculative connections: Chromium may open one ahead of a navigation and send its GET later
+    # than setd's sniff window (150 ms) on a loaded machine, when setd has already greeted it as a line
+    # client; the page then fails with ERR_INVALID_HTTP_RESPONSE (seen twice at load 14). A browser on a
+    # friend's machine sends its request at once, which is what these scripts test.
+    options.add_experimental_option("prefs", {"net.network_prediction_options": 2})
     try:
         driver = webdriver.Chrome(service=Service(driver_path), options=options)
     except Exception as error:  # the browser cannot start here (no display libraries, no /dev/shm, ...)

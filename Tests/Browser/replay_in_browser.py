@@ -59,7 +59,7 @@ def play_game(ann, bob, board, rev):
         combo = find_set(board)
         if combo is None:
             fail(f"no set on a board of a game that is not over: {board}")
-        time.sleep(0.25 + 0.05 * (n % 5))
+        time.sleep(0.12 + 0.03 * (n % 5))
         lines, final = who.request("CHOOSE " + " ".join(combo) + f" @{rev}")
         if not final.startswith("OK CHOOSE"):
             fail(f"{who.name}'s claim of {combo}: {final}")

@@ -22,7 +22,7 @@ import Testing
         let random = Randomness.seeded(seed)
         var table = KeyedTable<ByKey>()
         var oracle: [Int: Item] = [:]
-        for step in 0..<5_000 {
+        for step in 0..<2_000 {
             let key = Int(random.bits() % 200)
             if random.bits() % 3 == 0 {
                 #expect(table.remove(key) === oracle.removeValue(forKey: key))
@@ -31,7 +31,10 @@ import Testing
                 #expect(table.insert(item) === oracle.updateValue(item, forKey: key))
             }
             #expect(table.count == oracle.count)
-            for probe in 0..<200 { #expect(table[probe] === oracle[probe]) }
+            // One expectation a step, not one a probe (which made 800,000 of them).
+            let misfound = (0..<200).filter { table[$0] !== oracle[$0] }
+            #expect(
+                misfound.isEmpty, "step \(step): keys found otherwise than in the dictionary: \(misfound)")
             #expect(Set(table.map(\.label)) == Set(oracle.values.map(\.label)))
         }
     }
