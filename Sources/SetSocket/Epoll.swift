@@ -53,6 +53,15 @@ public struct Epoll: Sendable {
         _ = epoll_ctl(fd, EPOLL_CTL_DEL, socket.fd, &event)
     }
 
+    /// Watches `fd` for input, level-triggered, under `token`: how a loop's own thread is woken (an
+    /// eventfd), reported on every wait until it is read.
+    public func addWakeUp(_ fd: Int32, token: UInt64) throws(SocketError) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = token
+        guard epoll_ctl(self.fd, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SocketError("epoll_ctl") }
+    }
+
     /// The events ready now, without waiting, into `buffer`; returns how many (0 on an error, which for
     /// a valid epoll set can only be `EINTR`).
     public func ready(into buffer: UnsafeMutableBufferPointer<epoll_event>) -> Int {
@@ -61,6 +70,13 @@ public struct Epoll: Sendable {
             if n >= 0 { return Int(n) }
             if errno != EINTR { return 0 }
         }
+    }
+
+    /// Blocks until an event is ready (forever when `blocking`, otherwise not at all) and puts what is
+    /// ready into `buffer`; returns how many (0 when a signal interrupted the wait).
+    public func wait(into buffer: UnsafeMutableBufferPointer<epoll_event>, blocking: Bool) -> Int {
+        let n = epoll_wait(fd, buffer.baseAddress, Int32(buffer.count), blocking ? -1 : 0)
+        return n > 0 ? Int(n) : 0
     }
 
     /// The event at `index` of a buffer filled by ``ready(into:)``.

@@ -54,6 +54,9 @@ import Testing
     }
 
     let queue = DispatchQueue(label: "event-loop-test")
+    /// Every test runs with the loop driven by Dispatch (the clients') and by its own thread (the
+    /// server's): the channel's rules must not depend on which.
+    static let drivers: [EventLoop.Driver] = [.dispatchSource, .ownThread]
     /// A 4 KiB read buffer, shared by the channels of a test as the server shares one.
     func makeBuffer() -> UnsafeMutableRawBufferPointer {
         .allocate(byteCount: 4096, alignment: 16)
@@ -77,10 +80,11 @@ import Testing
         Issue.record(what)
     }
 
-    @Test func manyReadySocketsAreEachReadOnceForOneBatch() throws {
+    @Test(arguments: drivers) func manyReadySocketsAreEachReadOnceForOneBatch(driver: EventLoop.Driver) throws
+    {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pairs = try queue.sync {
             try (0..<200).map { _ in
                 let pair = try Pair(loop: loop, buffer: buffer)
@@ -109,10 +113,12 @@ import Testing
 
     /// A channel closed by another's input earlier in the same batch (its owner letting go of it at
     /// once) hears nothing more, and every other channel is read as ever.
-    @Test func aChannelClosedEarlierInABatchHearsNothingMore() throws {
+    @Test(arguments: drivers) func aChannelClosedEarlierInABatchHearsNothingMore(driver: EventLoop.Driver)
+        throws
+    {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         var pairs = try queue.sync { try (0..<100).map { _ in try Pair(loop: loop, buffer: buffer) } }
         let peers = pairs.map(\.peer)
         defer { for peer in peers { close(peer) } }
@@ -149,8 +155,61 @@ import Testing
         eventually("every channel let go") { loop.channelCount == 0 }
     }
 
+    /// On its own thread, work deferred from outside a pass (a timer or a `queue.async` of the server's)
+    /// still runs, woken by the loop's eventfd: a flush asked for by a timer is not left until a socket
+    /// happens to turn ready. Work deferred by deferred work waits for the next pass and runs too.
+    @Test func theOwnThreadRunsWorkDeferredFromOutsideAPass() throws {
+        final class State {
+            let loop: EventLoop
+            var ran: [String] = []
+            init(loop: EventLoop) { self.loop = loop }
+        }
+        // Reached through `async` as the server's timers reach it: from off the loop's thread.
+        let state = queue.sync {
+            QueueConfined(State(loop: EventLoop(queue: queue, driver: .ownThread)), to: queue)
+        }
+        state.async { state in
+            state.loop.runSoon {
+                state.ran.append("first")
+                state.loop.runSoon { state.ran.append("then") }
+            }
+        }
+        eventually("the deferred work ran, and what it deferred") {
+            state.access { $0.ran } == ["first", "then"]
+        }
+        // Again, now that the thread has blocked in epoll_wait once more.
+        usleep(20_000)
+        state.async { state in state.loop.runSoon { state.ran.append("again") } }
+        eventually("work deferred later ran too") { state.access { $0.ran.count } == 3 }
+    }
+
+    /// A loop on its own thread is let go once its owner and its channels are: the thread holds it only
+    /// during a pass, so a stopped server's sockets, tables and buffers do not live on behind it.
+    @Test func aLoopOnItsOwnThreadIsLetGoWithItsChannels() throws {
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        weak var weakLoop: EventLoop?
+        var pair: Pair? = try queue.sync { () throws -> Pair in
+            let loop = EventLoop(queue: queue, driver: .ownThread)
+            weakLoop = loop
+            let pair = try Pair(loop: loop, buffer: buffer)
+            pair.channel.start()
+            return pair
+        }
+        pair?.write(Array("hello\n".utf8))
+        eventually("the line was read on the loop's thread") { pair?.received == Array("hello\n".utf8) }
+        #expect(queue.sync { weakLoop != nil }, "the channel holds its loop while it is open")
+        close(try #require(pair).peer)
+        eventually("the channel is released at the peer's close") { pair?.isReleased == true }
+        // The test lets go of its channel too: what holds the loop now is only its thread, if anything.
+        queue.sync { pair = nil }
+        eventually("the loop is let go") { weakLoop == nil }
+    }
+
     /// A channel is one block of malloc's 144 bytes (128 usable): the server holds one for every
     /// connection.
+    // A channel's layout does not depend on what drives its loop: one driver is enough, and a second
+    // run beside it in parallel only tests the allocator's free lists.
     @Test func aChannelIsOneSmallBlock() throws {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
@@ -161,10 +220,10 @@ import Testing
         queue.sync { pair.channel.close() }
     }
 
-    @Test func inputPastTheReadCapIsReadOnTheNextPass() throws {
+    @Test(arguments: drivers) func inputPastTheReadCapIsReadOnTheNextPass(driver: EventLoop.Driver) throws {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         // One read per event at most: 10 KiB waiting takes three passes through a 4 KiB buffer, though
         // edge-triggered epoll reports it only once.
         let pair = try queue.sync { try Pair(loop: loop, buffer: buffer, readsPerEvent: 1) }
@@ -181,10 +240,12 @@ import Testing
         }
     }
 
-    @Test func wouldBlockLeavesTheChannelWaitingForTheNextEdge() throws {
+    @Test(arguments: drivers) func wouldBlockLeavesTheChannelWaitingForTheNextEdge(driver: EventLoop.Driver)
+        throws
+    {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pair = try queue.sync { try Pair(loop: loop, buffer: buffer) }
         defer { close(pair.peer) }
         // Exactly a buffer's worth: the full read calls for another, which meets EAGAIN.
@@ -203,10 +264,11 @@ import Testing
         }
     }
 
-    @Test func aPeersCloseEndsTheChannelAfterItsLastBytes() throws {
+    @Test(arguments: drivers) func aPeersCloseEndsTheChannelAfterItsLastBytes(driver: EventLoop.Driver) throws
+    {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         pair.write(Array("QUIT\n".utf8))
         // The peer's end of input (a FIN), its side still open to read: it then sees whether ours closed.
@@ -226,7 +288,9 @@ import Testing
 
     /// The server's way: one delegate object per channel (no closures). It hears the bytes, the peer's
     /// close once (even when a write to the closed peer then fails), the release, and is let go then.
-    @Test func aDelegateHearsEachEventOnceAndIsLetGoAtRelease() throws {
+    @Test(arguments: drivers) func aDelegateHearsEachEventOnceAndIsLetGoAtRelease(driver: EventLoop.Driver)
+        throws
+    {
         final class Recorder: SocketChannelDelegate {
             var events: [String] = []
             func channel(_ channel: SocketChannel, read bytes: UnsafeRawBufferPointer) {
@@ -242,7 +306,7 @@ import Testing
         }
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         var fds: [Int32] = [0, 0]
         try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
@@ -265,10 +329,12 @@ import Testing
         }
     }
 
-    @Test func aWriteBlockedChannelResumesWhenThePeerReads() throws {
+    @Test(arguments: drivers) func aWriteBlockedChannelResumesWhenThePeerReads(driver: EventLoop.Driver)
+        throws
+    {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
         let data = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -297,10 +363,12 @@ import Testing
     /// A room's event is one buffer queued on many channels, and a busy pass queues more lines than one
     /// gathered write takes (`IOV_MAX`): every line still arrives once, in order, whole, however the
     /// socket splits the writes, and the buffer shared with other queues is left as it was.
-    @Test func manyQueuedLinesLeaveInOrderAcrossPartialGatheredWrites() throws {
+    @Test(arguments: drivers) func manyQueuedLinesLeaveInOrderAcrossPartialGatheredWrites(
+        driver: EventLoop.Driver
+    ) throws {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
         shrinkSendBuffer(of: pair.channel)
@@ -330,10 +398,12 @@ import Testing
     /// mixes them, written in part each time (a small send buffer), still arrives exactly as queued —
     /// what a write did not take stays queued, in order, whichever way the front was written — and the
     /// pending count falls by exactly what the socket took.
-    @Test func smallLinesCopiedTogetherAndBigBuffersArriveExactlyAcrossPartialWrites() throws {
+    @Test(arguments: drivers) func smallLinesCopiedTogetherAndBigBuffersArriveExactlyAcrossPartialWrites(
+        driver: EventLoop.Driver
+    ) throws {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
-        let loop = queue.sync { EventLoop(queue: queue) }
+        let loop = queue.sync { EventLoop(queue: queue, driver: driver) }
         let pair = try startedPair(loop: loop, buffer: buffer)
         defer { close(pair.peer) }
         shrinkSendBuffer(of: pair.channel)
@@ -367,6 +437,8 @@ import Testing
         }
     }
 
+    // Outgoing connections are the clients' (set-cli, set-bench), whose loops Dispatch drives; the
+    // server's own thread never connects out.
     @Test func anOutgoingConnectionConnectsOrSaysWhyNot() throws {
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort

@@ -9,8 +9,10 @@ import SetSocket
 /// per event, hands the engine what happened, and carries out the actions it returns, in order.
 ///
 /// Ownership rule: the shell, its engine and every channel live on `queue`, one serial queue for all.
-/// Output is gathered and written once per pass of the queue, so a claim that reaches a hundred players
-/// costs a hundred `write`s, not a hundred per line.
+/// The client sockets' loop runs on a thread of its own that enters the queue for each pass (see
+/// ``EventLoop/Driver/ownThread``); the listener, the timers and the announcer are Dispatch sources on
+/// the same queue. Output is gathered and written once per pass of the loop, so a claim that reaches a
+/// hundred players costs a hundred `write`s, not a hundred per line.
 final class Shell {
     let configuration: ServerConfiguration
     let queue: DispatchQueue
@@ -31,9 +33,10 @@ final class Shell {
     private var wakeTimer: DispatchSourceTimer?
     /// Ends a pause in accepting (see ``outOfDescriptors(_:_:)``).
     private var resumeTimer: DispatchSourceTimer?
-    /// Fires once per pass of the queue in which output was queued (or input waits for the next pass);
-    /// Dispatch merges the triggers.
-    private var flushSource: DispatchSourceUserDataAdd?
+    /// Whether the flush of the marked links is asked of the loop (see ``scheduleFlush()``).
+    private var isFlushScheduled = false
+    /// Whether ``stop(reason:)`` ran: nothing more is flushed or handled at the end of a pass.
+    private var isStopped = false
     private var journal: Journal?
     private var nextConnectionID = 1
     /// Every connection until its descriptor is closed.
@@ -58,7 +61,7 @@ final class Shell {
         self.queue = queue
         logger = Logger(minimum: configuration.logLevel)
         engine = Engine(configuration: configuration)
-        loop = EventLoop(queue: queue)
+        loop = EventLoop(queue: queue, driver: .ownThread)
     }
 
     deinit { readBuffer.deallocate() }
@@ -95,10 +98,6 @@ final class Shell {
         resume.setEventHandler { [unowned self] in self.resumeAccepting() }
         resume.resume()
         resumeTimer = resume
-        let flush = DispatchSource.makeUserDataAddSource(queue: queue)
-        flush.setEventHandler { [unowned self] in self.flushMarked() }
-        flush.resume()
-        flushSource = flush
         let port = socket.localPort
         logger.log(.info, "listen", [("host", configuration.host ?? "*"), ("port", "\(port)")])
         if announces {
@@ -124,8 +123,7 @@ final class Shell {
         tickTimer = nil
         wakeTimer = nil
         resumeTimer = nil
-        flushSource?.cancel()
-        flushSource = nil
+        isStopped = true
         for link in links {
             link.channel.flush()
             link.channel.close()
@@ -235,7 +233,7 @@ final class Shell {
             batch = next
         }
         // Lines that wait for the next pass are handled after this pass's flush, which must then come.
-        if engine.hasDeferredInput, flushList.isEmpty { flushSource?.add(data: 1) }
+        if engine.hasDeferredInput, flushList.isEmpty { scheduleFlush() }
         // The write fitted its reserved blocks, but no more can be had: changes are refused from now on.
         reportJournalProblem()
     }
@@ -274,10 +272,20 @@ final class Shell {
         guard !link.isMarkedForFlush else { return }
         link.isMarkedForFlush = true
         flushList.append(link)
-        if flushList.count == 1 { flushSource?.add(data: 1) }
+        scheduleFlush()
+    }
+
+    /// Asks the loop to flush the marked links once its pass's ready sockets are handled: at the end of
+    /// the pass on the loop's thread, or soon after whatever timer or source runs now.
+    private func scheduleFlush() {
+        guard !isFlushScheduled, !isStopped else { return }
+        isFlushScheduled = true
+        loop.runSoon { [weak self] in self?.flushMarked() }
     }
 
     private func flushMarked() {
+        isFlushScheduled = false
+        guard !isStopped, !isDead else { return }
         let list = flushList
         flushList = []
         var backlogged: [(ConnectionID, Int)] = []
