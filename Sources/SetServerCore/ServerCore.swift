@@ -108,7 +108,7 @@ public final class ServerCore {
 
     /// Which of `client`'s timers has run out at `time` (uptime), if any.
     private func dueTimer(of client: Client, at time: Double) -> ClientTimer? {
-        if !client.hasIdentified, time - client.connectedAt > configuration.registrationTimeout {
+        if !client.hasIdentified, time - client.unidentifiedSince > configuration.registrationTimeout {
             return .registration
         }
         if time - client.lastActivity > configuration.idleTimeout { return .idle }

@@ -92,9 +92,9 @@ public final class SocketChannel {
     var token: UInt64 = 0
     /// Queued output (see ``OutputQueue``).
     private var output = OutputQueue()
-    // The small fields last, in the 7 bytes the output queue's 41 leave in its last word: stored
+    // The small fields last, in the 7 bytes the output queue's 33 leave in its last word: stored
     // properties are laid out in the order they are declared, and apart each took a word of its own.
-    // So a channel is 128 bytes, a 144-byte block of malloc's (a server holds thousands; issue 28).
+    // So a channel is 120 bytes, a 128-byte block of malloc's (a server holds thousands; issue 28).
     /// Where the channel is in its life.
     public private(set) var state = State.open
     /// Whether the owner was told of the channel's end: it hears it once.

@@ -51,20 +51,80 @@ import Testing
         #expect(client.peer == peer && client.addressKey == key)
     }
 
-    /// The core's side of a connection is one 96-byte block of malloc's (it was 128 with the key beside
-    /// the peer).
+    /// The core's side of a connection is one 80-byte block of malloc's (it was 128 with the key beside
+    /// the peer, 96 with the peer's tag and the room watched inline).
     @Test func aClientIsOneSmallBlock() {
         #expect(
-            heapBlockSize(of: Client(id: 1, peer: "192.168.1.20:50123", addressKey: "192.168.1.20", at: 0))
-                <= 88)
+            smallestHeapBlockSize {
+                Client(id: 1, peer: "192.168.1.20:50123", addressKey: "192.168.1.20", at: 0)
+            } <= 72)
     }
 
-    /// Which seated players are online is a flag in the padding of each seat's session, not a set of
-    /// names per room: the session stays one 96-byte block.
+    /// The room a client watches and a peer in a form other than IPv4 share the client's box: either
+    /// reads back as set while the other comes and goes.
+    @Test(arguments: [("192.168.1.20:50123", "192.168.1.20"), ("[2001:db8::1]:443", "2001:db8:0:0::/64")])
+    func aWatchedRoomAndThePeerReadBackTogether(peer: String, key: String) throws {
+        let server = EmbeddedServer()
+        _ = try server.player("ann", room: "watched")
+        let room = try #require(server.core.rooms["watched"])
+        let client = Client(id: 1, peer: peer, addressKey: key, at: 0)
+        #expect(client.watching == nil)
+        client.watching = room
+        #expect(client.watching === room)
+        #expect(client.peer == peer && client.addressKey == key)
+        client.watching = nil
+        #expect(client.watching == nil)
+        #expect(client.peer == peer && client.addressKey == key)
+    }
+
+    /// A client is unidentified, for the registration deadline, until it says who it is, and then for
+    /// good.
+    @Test func aClientIdentifiesOnce() {
+        let client = Client(id: 1, peer: "1.2.3.4:5", addressKey: "1.2.3.4", at: 7)
+        #expect(!client.hasIdentified && client.unidentifiedSince == 7)
+        client.hasIdentified = true
+        #expect(client.hasIdentified && client.unidentifiedSince.isNaN)
+    }
+
+    /// Which seated players are online is a bit beside the session's connection, not a set of names per
+    /// room, and the token is its bits: the session is one 80-byte block.
     @Test func aSessionIsOneSmallBlock() {
+        #expect(
+            smallestHeapBlockSize {
+                Session(name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: 1)
+            } <= 72)
+    }
+
+    /// A session's token reads back as set, whether the server made it (its bits, inline) or not (its
+    /// text, in the box), through any change from one to the other.
+    @Test func aSessionsTokenReadsBackAsSet() {
+        let tokens = [
+            "0123456789abcdef0123456789abcdef", "hand-edited", "ffffffffffffffff0000000000000000",
+            "0123456789ABCDEF0123456789ABCDEF", "00000000000000000000000000000000",
+        ].map(SessionToken.init)
+        let session = Session(name: "ann", token: tokens[1], connection: nil)
+        for token in tokens + tokens.reversed() {
+            session.token = token
+            #expect(session.token == token && "\(session.token)" == "\(token)")
+        }
+    }
+
+    /// Presence and the connection share a word and never disturb each other.
+    @Test(arguments: [nil, 0, 1, 7, Int.max - 1] as [ConnectionID?])
+    func presenceAndConnectionAreKeptApart(connection: ConnectionID?) {
         let session = Session(
-            name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: 1)
-        #expect(heapBlockSize(of: session) <= 88)
+            name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: nil)
+        #expect(session.connection == nil && !session.isPresent)
+        session.connection = connection
+        session.isPresent = true
+        #expect(session.connection == connection && session.isPresent)
+        session.isPresent = false
+        #expect(session.connection == connection && !session.isPresent)
+        session.isPresent = true
+        session.connection = nil
+        #expect(session.connection == nil && session.isPresent)
+        session.connection = connection
+        #expect(session.connection == connection && session.isPresent)
     }
 
     /// What an idle room of ten holds for its players (issue 28): its record's ten `join`s in an array

@@ -48,10 +48,10 @@ extension GameRecord {
             "id", "room", "kind", "options", "startedAtMs", "durationMs", "deck", "players", "dealtIn", "end",
             "events", "omitted", "sheet",
         ],
-        // An event's type and result are stored as a word or in its details' texts; the writer reads
-        // them through `type` and `result`.
-        event: ["ms", "name", "cards", "details", "typeWord", "resultWord"],
-        eventDetails: ["position", "card", "by", "options", "typeText", "resultText"],
+        // An event's time, type and result are stored inline or in its details (a long time, texts); the
+        // writer reads them through `ms`, `type` and `result`.
+        event: ["shortMs", "typeWord", "resultWord", "name", "cards", "details"],
+        eventDetails: ["position", "card", "by", "options", "typeText", "resultText", "longMs"],
         row: ["name", "score", "sets", "wrong", "stale", "fastestMs", "meanMs"]
     )
 

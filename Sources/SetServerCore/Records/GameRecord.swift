@@ -11,29 +11,38 @@ public struct GameRecord: Codable, Equatable, Sendable {
     /// fields only a Matchismo choice, a kick or a vote has live in a box of their own, made only for
     /// those (or for a type or result in other words, from a record read back).
     public struct Event: Codable, Equatable, Sendable {
-        /// Milliseconds since the deal.
-        public var ms: Int
+        // The small fields first, together in one word: stored properties are laid out in the order
+        // they are declared, and after the rest they took a word of their own. So an event is 40 bytes
+        // instead of 48, and a room's ten `join`s 104 bytes fewer (issue 28).
+        /// ``ms`` when it fits 32 bits (a game of 24 days); otherwise 0, and the time is in `details`.
+        private var shortMs: Int32
+        /// The type, when it is one of the server's words; otherwise it is in `details`.
+        private var typeWord: TypeWord?
+        /// The result, when it is one of the server's words; otherwise it is in `details`, or absent.
+        private var resultWord: ResultWord?
         /// Who did it (absent for the deal and the end).
         public var name: String?
         /// The cards named, as codes; a Matchismo choice's history text.
         public var cards: [String]?
         /// The rarer fields, `nil` when all of them are.
         private var details: Details?
-        /// The type, when it is one of the server's words; otherwise it is in `details`.
-        private var typeWord: TypeWord?
-        /// The result, when it is one of the server's words; otherwise it is in `details`, or absent.
-        private var resultWord: ResultWord?
+
+        /// Milliseconds since the deal.
+        public var ms: Int {
+            get { details?.longMs ?? Int(shortMs) }
+            set { self = Event(self, ms: newValue, type: type, result: result) }
+        }
 
         /// `deal`, `claim`, `choose` (Matchismo), `join`, `leave`, `kick`, `vote`, and the last one,
         /// `over` or `abandoned`.
         public var type: String {
             get { typeWord?.rawValue ?? details?.typeText ?? "" }
-            set { self = Event(self, type: newValue, result: result) }
+            set { self = Event(self, ms: ms, type: newValue, result: result) }
         }
         /// For a claim: `set`, `wrong` or `stale`.
         public var result: String? {
             get { resultWord?.rawValue ?? details?.resultText }
-            set { self = Event(self, type: type, result: newValue) }
+            set { self = Event(self, ms: ms, type: type, result: newValue) }
         }
         /// For a Matchismo choice: the position turned, 0 for `a`.
         public var position: Int? {
@@ -61,29 +70,31 @@ public struct GameRecord: Codable, Equatable, Sendable {
             ms: Int, type: String, name: String? = nil, cards: [String]? = nil, result: String? = nil,
             position: Int? = nil, card: String? = nil, by: String? = nil, options: [String: String]? = nil
         ) {
-            self.ms = ms
+            shortMs = Int32(exactly: ms) ?? 0
             self.name = name
             self.cards = cards
             typeWord = TypeWord(rawValue: type)
             resultWord = result.flatMap(ResultWord.init(rawValue:))
             details = Details.make(
                 position, card, by, options, typeText: typeWord == nil ? type : nil,
-                resultText: resultWord == nil ? result : nil)
+                resultText: resultWord == nil ? result : nil, longMs: Int32(exactly: ms) == nil ? ms : nil)
         }
 
-        /// `event` with another type and result.
-        private init(_ event: Event, type: String, result: String?) {
+        /// `event` with another time, type and result.
+        private init(_ event: Event, ms: Int, type: String, result: String?) {
             self.init(
-                ms: event.ms, type: type, name: event.name, cards: event.cards, result: result,
+                ms: ms, type: type, name: event.name, cards: event.cards, result: result,
                 position: event.position, card: event.card, by: event.by, options: event.options)
         }
 
-        /// The box for these rare fields and this event's type and result texts, `nil` when it needs none.
+        /// The box for these rare fields and this event's type and result texts and long time, `nil` when
+        /// it needs none.
         private func details(position: Int?, card: String?, by: String?, options: [String: String]?)
             -> Details?
         {
             Details.make(
-                position, card, by, options, typeText: details?.typeText, resultText: details?.resultText)
+                position, card, by, options, typeText: details?.typeText, resultText: details?.resultText,
+                longMs: details?.longMs)
         }
 
         /// The types the server writes.
@@ -140,33 +151,37 @@ public struct GameRecord: Codable, Equatable, Sendable {
             let options: [String: String]?
             let typeText: String?
             let resultText: String?
+            /// The event's time when it does not fit 32 bits.
+            let longMs: Int?
 
             private init(
                 position: Int?, card: String?, by: String?, options: [String: String]?, typeText: String?,
-                resultText: String?
+                resultText: String?, longMs: Int?
             ) {
                 (self.position, self.card, self.by, self.options) = (position, card, by, options)
-                (self.typeText, self.resultText) = (typeText, resultText)
+                (self.typeText, self.resultText, self.longMs) = (typeText, resultText, longMs)
             }
 
             /// The box for these fields, `nil` when none is set.
             static func make(
                 _ position: Int?, _ card: String?, _ by: String?, _ options: [String: String]?,
-                typeText: String?, resultText: String?
+                typeText: String?, resultText: String?, longMs: Int?
             ) -> Details? {
-                if position == nil, card == nil, by == nil, options == nil, typeText == nil, resultText == nil
+                if position == nil, card == nil, by == nil, options == nil, typeText == nil,
+                    resultText == nil,
+                    longMs == nil
                 {
                     return nil
                 }
                 return Details(
                     position: position, card: card, by: by, options: options, typeText: typeText,
-                    resultText: resultText)
+                    resultText: resultText, longMs: longMs)
             }
 
             static func == (lhs: Details, rhs: Details) -> Bool {
                 (lhs.position, lhs.card, lhs.by) == (rhs.position, rhs.card, rhs.by)
                     && lhs.options == rhs.options && lhs.typeText == rhs.typeText
-                    && lhs.resultText == rhs.resultText
+                    && lhs.resultText == rhs.resultText && lhs.longMs == rhs.longMs
             }
         }
     }

@@ -1,35 +1,75 @@
 /// What the core knows of one open connection: who speaks on it, what it watches, and its clocks.
 ///
 /// The socket itself belongs to the shell; the core knows the connection only by its ``id``.
+///
+/// Every open connection holds one, so it is kept to 72 bytes, an 80-byte block of malloc's (issue 28):
+/// an IPv4 peer is 6 bytes inline, and what few clients have (a peer in any other form, a room watched)
+/// is in a box made when first needed.
 final class Client {
     let id: ConnectionID
     /// `address:port`, for the log.
     var peer: String { "\(peerText)" }
     /// The address the per-address limits count it under (an IPv6 address by its /64).
     var addressKey: String { peerText.key }
-    /// The peer and its key as one value: most are `a.b.c.d:port` keyed by `a.b.c.d`, which 6 bytes
-    /// hold, and strings beside them would be 32 bytes and a heap block for every connection.
-    private let peerText: PeerText
-    /// Whether the client ever said `HELLO`, `RESUME` or `WATCH`, for the registration deadline. Here,
-    /// in the padding after the peer, rather than last: the object stays within 80 bytes, a 96-byte
-    /// block of malloc's instead of 112 or 128.
-    var hasIdentified = false
+    /// The peer and its key as one value (see ``PeerText``).
+    private var peerText: PeerText { rare?.peerText ?? PeerText(packed: packedPeer) }
+    /// An IPv4 peer as ``PeerText/packed`` spells it (its key is its address), or `UInt64.max` when the
+    /// peer is in another form, held in the box: one word, where a ``PeerText`` is nine bytes and, beside
+    /// the flag that was in its padding, took two.
+    private let packedPeer: UInt64
     /// The player this connection speaks for, after `HELLO` or `RESUME`.
     var session: Session?
     /// The room this connection watches as a spectator.
     /// Weak: the core's table owns rooms (a room holds its spectators by ID only).
-    weak var watching: Room?
+    var watching: Room? {
+        get { rare?.watching }
+        set {
+            if newValue == nil, rare == nil { return }
+            let box = rare ?? Rare(peerText: nil)
+            box.watching = newValue
+            rare = box.watching == nil && box.peerText == nil ? nil : box
+        }
+    }
+    /// What few clients have, in a box made when first needed.
+    private var rare: Rare?
     /// When the last complete line arrived.
     var lastActivity: Double
-    let connectedAt: Double
+    /// When it connected (uptime), until it says `HELLO`, `RESUME` or `WATCH`; NaN from then on. Only the
+    /// registration deadline reads it, and only until then.
+    private(set) var unidentifiedSince: Double
     /// When the last server `PING` went out.
     var lastPingAt = -Double.infinity
 
+    /// A client's rarely set state.
+    private final class Rare {
+        /// The peer, when it is not an IPv4 address keyed by itself.
+        let peerText: PeerText?
+        weak var watching: Room?
+
+        init(peerText: PeerText?) { self.peerText = peerText }
+    }
+
     init(id: ConnectionID, peer: String, addressKey: String, at now: Double) {
         self.id = id
-        peerText = PeerText(peer, key: addressKey)
+        let peerText = PeerText(peer, key: addressKey)
+        if let packed = peerText.packed {
+            packedPeer = packed
+        } else {
+            packedPeer = .max
+            rare = Rare(peerText: peerText)
+        }
         lastActivity = now
-        connectedAt = now
+        unidentifiedSince = now
+    }
+
+    /// Whether the client ever said `HELLO`, `RESUME` or `WATCH`, for the registration deadline; once
+    /// it has, it stays so.
+    var hasIdentified: Bool {
+        get { unidentifiedSince.isNaN }
+        set {
+            precondition(newValue, "a client that identified stays identified")
+            unidentifiedSince = .nan
+        }
     }
 }
 

@@ -35,6 +35,19 @@ struct PeerText: Sendable, CustomStringConvertible {
         }
     }
 
+    /// An IPv4 peer keyed by its address in one integer, the address above the port (48 bits); `nil`
+    /// for any other form. ``init(packed:)`` reads it back.
+    var packed: UInt64? {
+        guard case .ipv4(let address, let port) = form else { return nil }
+        return UInt64(address) << 16 | UInt64(port)
+    }
+
+    /// The IPv4 peer that ``packed`` gave.
+    init(packed: UInt64) {
+        form = .ipv4(
+            address: UInt32(truncatingIfNeeded: packed >> 16), port: UInt16(truncatingIfNeeded: packed))
+    }
+
     private static func spell(_ address: UInt32) -> String {
         "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
     }

@@ -16,6 +16,18 @@ struct SessionToken: Hashable, Sendable, CustomStringConvertible {
         form = Self.bits(of: text) ?? .text(text)
     }
 
+    /// The token of 32 hex digits whose bits these are (the first 16 digits in `high`).
+    init(high: UInt64, low: UInt64) {
+        form = .bits(high: high, low: low)
+    }
+
+    /// The 128 bits of a token of 32 lowercase hex digits, `nil` for one kept as its text: what a
+    /// ``Session`` holds inline.
+    var bits: (high: UInt64, low: UInt64)? {
+        guard case .bits(let high, let low) = form else { return nil }
+        return (high, low)
+    }
+
     /// The token's text: 32 lowercase hex digits for every token the server makes.
     var description: String {
         switch form {
