@@ -40,7 +40,13 @@ struct SessionToken: Hashable, Sendable, CustomStringConvertible {
 
     /// The bits of exactly 32 lowercase hex digits, `nil` for anything else.
     private static func bits(of text: String) -> Form? {
-        let utf8 = text.utf8
+        // From the string's bytes in a buffer, not its UTF-8 view: every token read comes through here.
+        var text = text
+        return text.withUTF8(bits(ofDigits:))
+    }
+
+    /// ``bits(of:)`` of a text's UTF-8 bytes.
+    private static func bits(ofDigits utf8: UnsafeBufferPointer<UInt8>) -> Form? {
         guard utf8.count == 32 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for (index, byte) in utf8.enumerated() {
