@@ -97,6 +97,69 @@ extension Card: CustomStringConvertible, LosslessStringConvertible {
         }
     }
 
+    /// ``init(anyCode:)`` for a `String`, the type its callers hold (a journal's card fields, a client's
+    /// board lines): a code in ASCII letters is read from its bytes here, where the generic initializer,
+    /// called from another module, reads them through witness tables (about 2,000 instructions a card);
+    /// anything else goes to the general path, which reads it or names what is wrong.
+    public init(anyCode code: String) throws(CardCodeError) {
+        var bytes = code
+        if let index = bytes.withUTF8(Self.fastAnyIndex) {
+            self.init(index: index)
+            return
+        }
+        try self.init(anyCode: code[...])
+    }
+
+    /// The index of a code of any deck written in ASCII, either case — what the general path of
+    /// ``init(anyCode:)`` gives for it — or `nil` for anything else, a border on a card with a fourth
+    /// value included (the general path names the error).
+    private static func fastAnyIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count == 4 || bytes.count == 5 else { return nil }
+        let count: Int
+        switch bytes[0] {
+        case 0x31...0x34: count = Int(bytes[0] &- 0x31)
+        default: return nil
+        }
+        let colour: Int
+        switch bytes[1] | 0x20 {
+        case UInt8(ascii: "r"): colour = 0
+        case UInt8(ascii: "g"): colour = 1
+        case UInt8(ascii: "p"): colour = 2
+        case UInt8(ascii: "b"): colour = 3
+        default: return nil
+        }
+        let fill: Int
+        switch bytes[2] | 0x20 {
+        case UInt8(ascii: "f"): fill = 0
+        case UInt8(ascii: "h"): fill = 1
+        case UInt8(ascii: "e"): fill = 2
+        case UInt8(ascii: "d"): fill = 3
+        default: return nil
+        }
+        let shape: Int
+        switch bytes[3] | 0x20 {
+        case UInt8(ascii: "t"): shape = 0
+        case UInt8(ascii: "c"): shape = 1
+        case UInt8(ascii: "s"): shape = 2
+        case UInt8(ascii: "x"): shape = 3
+        default: return nil
+        }
+        var border = 0
+        if bytes.count == 5 {
+            switch bytes[4] | 0x20 {
+            case UInt8(ascii: "w"): border = 1
+            case UInt8(ascii: "o"): border = 2
+            default: return nil
+            }
+        }
+        guard max(count, colour, fill, shape) == 3 else {
+            return count + 3 * colour + 9 * fill + 27 * shape + 81 * border
+        }
+        // No deck has a card with both a fourth value and a border other than single.
+        guard border == 0 else { return nil }
+        return fourValueTable[count + 4 * colour + 16 * fill + 64 * shape]
+    }
+
     /// The value of the letter at `at` in `characters`: its place in `letters`, or the error naming it.
     private static func value(
         _ characters: [Character], _ at: Int, in letters: [Character], _ attribute: String, _ allowed: String

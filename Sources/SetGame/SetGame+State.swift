@@ -66,9 +66,15 @@ extension SetGame {
     /// board too large for its mode, or found claims that are not claims on the board.
     public init(state: State) throws(StateError) {
         let cards = state.board + state.deck
-        guard Set(cards).count == cards.count else { throw StateError(description: "a card is dealt twice") }
-        let allowed = Set(state.options.mode.cards)
-        guard cards.allSatisfy(allowed.contains) else {
+        // Cards are marked by index, not hashed into sets: a restore reads every room's game through here.
+        var isDealt = [Bool](repeating: false, count: Card.universeCount)
+        for card in cards {
+            guard !isDealt[card.index] else { throw StateError(description: "a card is dealt twice") }
+            isDealt[card.index] = true
+        }
+        var isAllowed = [Bool](repeating: false, count: Card.universeCount)
+        for card in state.options.mode.cards { isAllowed[card.index] = true }
+        guard cards.allSatisfy({ isAllowed[$0.index] }) else {
             throw StateError(description: "a card is not in a \(state.options.mode) deck")
         }
         guard state.board.count <= max(Self.maximumBoardSize + 3, state.options.mode.maximumBoardSize),
@@ -84,10 +90,11 @@ extension SetGame {
         takenSets = state.takenSets
         wrongClaims = state.wrongClaims
         chainCards = state.chainCards
-        let onBoard = Set(state.board)
+        var isOnBoard = [Bool](repeating: false, count: Card.universeCount)
+        for card in state.board { isOnBoard[card.index] = true }
         guard
             state.foundClaims.allSatisfy({ claim in
-                state.options.mode.isValidClaim(claim) && claim.allSatisfy(onBoard.contains)
+                state.options.mode.isValidClaim(claim) && claim.allSatisfy { isOnBoard[$0.index] }
             })
         else { throw StateError(description: "a found claim is not a claim on the board") }
         foundClaims = state.foundClaims

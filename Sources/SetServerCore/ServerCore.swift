@@ -30,8 +30,14 @@ public final class ServerCore {
     /// Tokens replaced by a `RESUME`, and whose they were.
     var retiredTokens: [SessionToken: Session] = [:]
     var rooms: [String: Room] = [:] {
-        didSet { outbox.roomListChanged() }
+        didSet {
+            outbox.roomListChanged()
+            roomsInNameOrder = nil
+        }
     }
+    /// The rooms in name order, kept from one tick to the next until a room opens or closes: the tick
+    /// looks through them four times a second, and sorting them each time was most of its work.
+    private var roomsInNameOrder: [Room]?
     private var pingCounter = 0
     /// Open rooms by the address that created them, for `--max-rooms-per-ip`.
     var roomsCreated: [String: Int] = [:]
@@ -142,29 +148,41 @@ public final class ServerCore {
         // While the journal cannot be written, nothing changes by itself that it would have to keep:
         // seats wait to expire and countdowns wait to deal until it can.
         guard journalProblem == nil else { return drain() }
-        // Only the away are sorted: most sessions are online, and this runs every second.
-        for session in sessionsByName.filter({ $0.awaySince != nil }).sorted(by: { $0.name < $1.name }) {
-            guard let since = session.awaySince, time - since > configuration.grace else { continue }
+        // Only those whose grace ran out are sorted (most seconds, none): releasing one changes nobody
+        // else's time away.
+        let expired = sessionsByName.filter { session in
+            session.awaySince.map { time - $0 > configuration.grace } ?? false
+        }
+        for session in expired.sorted(by: { $0.name < $1.name }) {
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
         }
+        // Each pass takes the rooms it is for, in name order, before it deals with any of them.
         // A standing vote whose voters now make a majority of those online (someone left or dropped).
-        for room in rooms.values.filter(\.isRecountDue).sorted(by: { $0.name < $1.name }) {
+        for room in roomsByName.filter(\.isRecountDue) {
             room.recountVotes(at: now)
         }
         // A rematch everyone still online has offered (someone who had not left or dropped).
-        for room in rooms.values.filter(\.isRematchCheckDue).sorted(by: { $0.name < $1.name }) {
+        for room in roomsByName.filter(\.isRematchCheckDue) {
             room.startRematchIfAgreed(by: nil, at: now)
         }
         sweepExpiredClaims(at: now)
         // A timed game whose minutes of play have passed: time is called, journaled, and the game ends.
-        for room in rooms.values.filter(\.isTimed).sorted(by: { $0.name < $1.name }) {
+        for room in roomsByName.filter(\.isTimed) {
             room.callTimeIfDue(at: now)
         }
-        for room in rooms.values.filter(\.isCountingDown).sorted(by: { $0.name < $1.name }) {
+        for room in roomsByName.filter(\.isCountingDown) {
             room.advanceCountdown(at: now)
         }
         return drain()
+    }
+
+    /// The open rooms in name order (see ``roomsInNameOrder``).
+    private var roomsByName: [Room] {
+        if let rooms = roomsInNameOrder { return rooms }
+        let sorted = rooms.values.sorted { $0.name < $1.name }
+        roomsInNameOrder = sorted
+        return sorted
     }
 
     /// Says `BYE <reason>` to every connection and closes them all; nobody goes into grace, since the

@@ -108,6 +108,44 @@ struct VariantCardTests {
         #expect(accepted == 418)
     }
 
+    /// A `String` is read by its own fast path (ASCII codes from their bytes); it must read every code
+    /// exactly as the general path does, the same card or the same error: every string of four or five
+    /// characters drawn from each position's letters in both cases, their neighbours and a few that are
+    /// not ASCII ("ſ" upper-cases to "S", "ß" to "SS").
+    @Test func aStringCodeReadsAsTheGeneralPathReadsIt() {
+        let first: [Character] = ["1", "2", "3", "4", "0", "5", "x"]
+        let colours: [Character] = ["R", "G", "P", "B", "r", "g", "p", "b", "A", "ſ"]
+        let fills: [Character] = ["F", "H", "E", "D", "f", "h", "e", "d", "C", "ß"]
+        let shapes: [Character] = ["T", "C", "S", "X", "t", "c", "s", "x", "ſ", "Y"]
+        let borders: [Character?] = [nil, "W", "O", "w", "o", "R", "1", "é"]
+        // The generic initializer (a `Substring` here) and the `String` overload.
+        func general(_ code: Substring) -> Result<Card, CardCodeError> {
+            Result { () throws(CardCodeError) in try Card(anyCode: code) }
+        }
+        func read(_ code: String) -> Result<Card, CardCodeError> {
+            Result { () throws(CardCodeError) in try Card(anyCode: code) }
+        }
+        var compared = 0
+        for c in first {
+            for o in colours {
+                for f in fills {
+                    for s in shapes {
+                        for border in borders {
+                            let code = String([c, o, f, s] + (border.map { [$0] } ?? []))
+                            let (fast, slow) = (read(code), general(code[...]))
+                            if fast != slow { Issue.record("\(code): \(fast) against \(slow)") }
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared == 7 * 10 * 10 * 10 * 8)
+        for odd in ["", "1", "1RF", "1RFTWW", "1RF T", "1RFT\u{301}", "\u{FF11}RFT"] {
+            #expect(read(odd) == general(odd[...]), "\(odd)")
+        }
+    }
+
     @Test func badCodesNameWhatIsWrong() {
         let cases: [(String, CardCodeError)] = [
             ("", .wrongLengthForAnyDeck("")),

@@ -1,3 +1,4 @@
+import SetGame
 import SetTestSupport
 import Testing
 
@@ -16,6 +17,22 @@ import Testing
         let made = Session.makeToken(random)
         #expect("\(made)".utf8.count == 32)
         #expect(SessionToken("\(made)") == made)
+    }
+
+    /// A token's text is its two words' 16 hex digits each, leading zeros kept, as `String(_:radix:)`
+    /// spells them: on words of every length of digits and random ones.
+    @Test func aTokensTextIsItsBitsInHex() {
+        func hex(_ word: UInt64) -> String {
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - digits.utf8.count) + digits
+        }
+        var generator = SeededGenerator(seed: 22)
+        var words: [UInt64] = [0, 1, 0xF, 0x10, .max, .max >> 4, 1 << 63]
+        for _ in 0..<200 { words.append(generator.next() >> (generator.next() % 64)) }
+        for (high, low) in zip(words, words.reversed()) {
+            let text = hex(high) + hex(low)
+            #expect("\(SessionToken(text))" == text)
+        }
     }
 
     /// A token of any other shape (a hand-edited journal's, a client's guess) is its text: it reads back

@@ -68,6 +68,10 @@ import Testing
             JournalCoding.appendEscaped(text, to: &out)
             #expect(out == [0x41] + Self.reference(text), "\(text.debugDescription)")
             #expect(JournalCoding.unescape(out.dropFirst()) == text)
+            // The same text given as its bytes (a game record's event, written as JSON bytes).
+            var fromBytes: [UInt8] = [0x41]
+            JournalCoding.appendEscaped(bytes: Array(text.utf8), to: &fromBytes)
+            #expect(fromBytes == out, "\(text.debugDescription)")
         }
         // A string not stored as contiguous UTF-8 (a substring's copy, a bridged view) takes the slow path.
         let sliced = String("xx a%b~c\u{7F}d".dropFirst(2))

@@ -57,6 +57,23 @@ public enum JournalCoding {
         }
     }
 
+    /// Appends `bytes` escaped, as ``appendEscaped(_:to:)`` appends the text they are the UTF-8 of.
+    static func appendEscaped(bytes: [UInt8], to out: inout [UInt8]) {
+        if bytes.isEmpty { return out.append(0x25) }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard anyMustEscape(buffer) else { return out.append(contentsOf: buffer) }
+            for byte in buffer {
+                if mustEscape(byte) {
+                    out.append(0x25)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0xF)])
+                } else {
+                    out.append(byte)
+                }
+            }
+        }
+    }
+
     /// Appends `value` in decimal, as `String(value)` writes it.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         appendDecimal(magnitude: UInt64(value.magnitude), isNegative: value < 0, to: &bytes)
@@ -82,9 +99,20 @@ public enum JournalCoding {
     /// The text of an escaped field; `nil` for a malformed escape or bytes that are not UTF-8.
     public static func unescape(_ field: ArraySlice<UInt8>) -> String? {
         if field.count == 1 && field.first == 0x25 { return "" }
-        // Most fields hold no escape: validated straight from the line, with no copy in between.
-        if field.withUnsafeBufferPointer({ !anyMustEscape($0) }) {
-            return String(validating: field, as: UTF8.self)
+        // Most fields hold no escape: made straight from the line, with no copy in between. Most are
+        // ASCII too, which is UTF-8 as it is: the generic validation (about a thousand instructions a
+        // field) is left to the others.
+        let (isPlain, isASCII) = field.withUnsafeBufferPointer { buffer in
+            let table = escapes
+            var (any, high): (Bool, UInt8) = (false, 0)
+            for byte in buffer {
+                any = any || table[Int(byte)]
+                high |= byte
+            }
+            return (!any, high < 0x80)
+        }
+        if isPlain {
+            return isASCII ? String(decoding: field, as: UTF8.self) : String(validating: field, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(field.count)
@@ -187,6 +215,12 @@ struct RecordWriter {
     mutating func append(list: [String]) {
         append(list.count)
         for item in list { append(item) }
+    }
+
+    /// A field of text given as its UTF-8 bytes, escaped as the text itself would be.
+    mutating func append(escaping bytes: [UInt8]) {
+        if !body.isEmpty { body.append(0x20) }
+        JournalCoding.appendEscaped(bytes: bytes, to: &body)
     }
 
     /// Fields written before (one or more, escaped and joined), as they were.

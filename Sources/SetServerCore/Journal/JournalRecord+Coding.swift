@@ -160,7 +160,7 @@ extension JournalRecord {
         case .recordEvent(let room, let event):
             out = RecordWriter("event")
             out.append(room)
-            out.append(event.json)
+            out.append(event: event)
         case .rematch(let room, let name):
             out = RecordWriter("rematch")
             out.append(room)
@@ -238,18 +238,26 @@ extension JournalRecord {
                 duration = figure(try r.int())
             }
             var record: GameRecord?
+            // The record's JSON when it is exactly what writing the record gives, so the bytes kept
+            // below are checked without writing the record a second time.
+            var writtenJSON: String?
             if !r.isAtEnd {
                 let json = try r.text()
-                guard let parsed = GameRecord.parse(json) else {
-                    throw RecordReader.Malformed(
-                        description: "an archived game's record that is not its JSON")
+                if let exact = GameRecord.parseAsWritten(json) {
+                    record = exact
+                    writtenJSON = json
+                } else {
+                    guard let parsed = GameRecord.parse(json) else {
+                        throw RecordReader.Malformed(
+                            description: "an archived game's record that is not its JSON")
+                    }
+                    record = parsed
                 }
-                record = parsed
             }
             var game = ArchivedGame(
                 startedAt: started, endedAt: ended, password: isPrivate ? password : nil, scores: scores,
                 entries: entries, sheet: sheet, duration: duration, record: record)
-            if r.isAtEnd { game.keepBytes(ifWrittenAs: written) }
+            if r.isAtEnd { game.keepBytes(ifWrittenAs: written, recordJSON: writtenJSON) }
             return .archive(room: room, game: game)
         case "vote": return .vote(room: try r.text(), name: try r.text(), options: try r.pairs())
         case "countdown": return .countdown(room: try r.text())
@@ -320,6 +328,20 @@ extension RecordWriter {
     }
 }
 
+extension RecordWriter {
+    /// A count, then each card's code: what `append(list:)` of the codes writes, with no list made.
+    mutating func append(cards: [Card]) {
+        append(cards.count)
+        for card in cards { append(card.code) }
+    }
+
+    /// A count, then each number: what `append(list:)` of their texts writes, with no text made.
+    mutating func append(numbers: [Int]) {
+        append(numbers.count)
+        for number in numbers { append(number) }
+    }
+}
+
 extension RecordReader {
     mutating func pairs() throws(Malformed) -> [(String, String)] {
         var pairs: [(String, String)] = []
@@ -328,8 +350,12 @@ extension RecordReader {
     }
 
     mutating func setCards() throws(Malformed) -> [Card] {
+        // Read field by field, with no list of codes in between: a snapshot holds every card of a deck.
+        let size = try self.count()
         var cards: [Card] = []
-        for code in try list() {
+        cards.reserveCapacity(min(size, Card.universe.count))
+        for _ in 0..<size {
+            let code = try text()
             // Any deck's code: MegaSet's and 4Set's cards read as the classic ones always did.
             guard let card = try? Card(anyCode: code) else {
                 throw Malformed(description: "'\(code)' is not a card")
@@ -368,18 +394,18 @@ extension RoomSnapshot {
             out.append(state.options.wrongClaimPenalty)
             out.append(state.seed)
             out.append(state.revision)
-            out.append(list: state.board.map(\.code))
-            out.append(list: state.deck.map(\.code))
+            out.append(cards: state.board)
+            out.append(cards: state.deck)
             out.append(scores: state.scores)
             out.append(state.takenSets.count)
             for taken in state.takenSets {
                 out.append(taken.player)
                 out.append(taken.revision)
-                out.append(list: taken.cards.map(\.code))
+                out.append(cards: taken.cards)
             }
             out.append(state.wrongClaims)
             out.append(state.chainCards != nil)
-            out.append(list: state.chainCards?.map(\.code) ?? [])
+            out.append(cards: state.chainCards ?? [])
         case .matchismo(let state):
             out.append("matchismo")
             out.append(state.matchCount)
@@ -419,7 +445,7 @@ extension RoomSnapshot {
             out.append(player.sets)
             out.append(player.wrong)
             out.append(player.stale)
-            out.append(list: player.setTimes.map(String.init))
+            out.append(numbers: player.setTimes)
         }
         let arrivals = night.tally.arrivals.sorted { $0.key < $1.key }
         out.append(arrivals.count)
@@ -453,7 +479,7 @@ extension RoomSnapshot {
         if hasRecord {
             out.append("record")
             out.append(list: night.dealtIn)
-            out.append(list: night.recordEvents.map(\.json))
+            out.append(events: night.recordEvents)
         }
         if !night.standings.isEmpty {
             out.append("standings")
@@ -474,7 +500,7 @@ extension RoomSnapshot {
         if let play {
             out.append("play")
             out.append(play.found.count)
-            for claim in play.found { out.append(list: claim.map(\.code)) }
+            for claim in play.found { out.append(cards: claim) }
             out.append(play.isPaused)
             out.append(play.isTimeUp)
             out.append(time: night.pausedSeconds)
@@ -715,7 +741,8 @@ private func playingCard(_ code: String) throws(RecordReader.Malformed) -> Playi
 
 extension ArchivedGame {
     /// Writes the game's fields, as an `archive` record holds them after the room's name.
-    func write(to out: inout RecordWriter) {
+    /// `recordJSON`, when given, is what ``GameRecord/json`` gives for ``record``, already written.
+    func write(to out: inout RecordWriter, recordJSON: String? = nil) {
         out.append(time: startedAt)
         out.append(time: endedAt)
         out.append(password != nil)
@@ -745,7 +772,7 @@ extension ArchivedGame {
             out.append(duration ?? -1)
             // The record comes after the sheet, so an archive record written before records still
             // reads; it is one escaped text field, its JSON.
-            if let record = record { out.append(record.json) }
+            if let record = record { out.append(recordJSON ?? record.json) }
         }
     }
 
@@ -761,9 +788,12 @@ extension ArchivedGame {
     /// Keeps the bytes `read` as the game's fields if they are what writing it gives; a record written
     /// in an older form (without a sheet, a time not to the millisecond) is written anew each time, as
     /// it always was, not kept in its old form.
-    mutating func keepBytes(ifWrittenAs read: ArraySlice<UInt8>) {
+    ///
+    /// `recordJSON`, when given, is the record's JSON as ``GameRecord/json`` writes it (read and
+    /// found to be exactly that), used instead of writing it again.
+    mutating func keepBytes(ifWrittenAs read: ArraySlice<UInt8>, recordJSON: String? = nil) {
         var out = RecordWriter()
-        write(to: &out)
+        write(to: &out, recordJSON: recordJSON)
         guard out.body.elementsEqual(read) else { return }
         fields = EncodedFields(out.body)
     }

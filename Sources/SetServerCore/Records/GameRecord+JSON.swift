@@ -31,15 +31,19 @@ extension GameRecord {
     /// hand (and taken only if it writes back to the same bytes, so it is read exactly as
     /// `JSONDecoder` would read it); anything else goes to `JSONDecoder`.
     public static func parse(_ json: String) -> GameRecord? {
-        if isWrittenByHand {
-            var reader = JSONBytesReader(Array(json.utf8))
-            if let record = reader.gameRecord(), reader.isAtEnd {
-                var writer = JSONBytesWriter(capacity: reader.bytes.count)
-                writer.write(record)
-                if writer.bytes == reader.bytes { return record }
-            }
-        }
+        if let record = parseAsWritten(json) { return record }
         return try? JSONDecoder().decode(GameRecord.self, from: Data(json.utf8))
+    }
+
+    /// The record whose ``json`` is exactly `json`, read by hand, or `nil` for any other JSON (which
+    /// ``parse(_:)`` leaves to `JSONDecoder`).
+    static func parseAsWritten(_ json: String) -> GameRecord? {
+        guard isWrittenByHand else { return nil }
+        var reader = JSONBytesReader(Array(json.utf8))
+        guard let record = reader.gameRecord(), reader.isAtEnd else { return nil }
+        var writer = JSONBytesWriter(capacity: reader.bytes.count)
+        writer.write(record)
+        return writer.bytes == reader.bytes ? record : nil
     }
 
     /// The stored properties, by name, that the hand-written JSON writes, per type.
@@ -113,6 +117,9 @@ struct JSONBytesWriter {
     /// event is a few dozen bytes, and a snapshot writes and reads every event of a game: 2 KB each was
     /// an allocation of the slow kind per event).
     init(capacity: Int = 2048) { bytes.reserveCapacity(capacity) }
+
+    /// Forgets what was written, keeping the room: one writer writes a snapshot's events one by one.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     mutating func write(_ record: GameRecord) {
         bytes.append(0x7B)
@@ -549,5 +556,28 @@ struct JSONBytesReader {
         return GameRecord.SheetRow(
             name: name, score: score, sets: sets, wrong: wrong, stale: stale, fastestMs: numbers["fastestMs"],
             meanMs: numbers["meanMs"])
+    }
+}
+
+extension RecordWriter {
+    /// Appends an event as one field, its JSON (``GameRecord/Event/json``) escaped.
+    mutating func append(event: GameRecord.Event) {
+        var writer = JSONBytesWriter(capacity: 128)
+        append(event, using: &writer)
+    }
+
+    /// Appends a count, then each event as one field (see ``append(event:)``): a snapshot holds every
+    /// event of its room's game, written here through one buffer with no `String` made for each.
+    mutating func append(events: [GameRecord.Event]) {
+        append(events.count)
+        var writer = JSONBytesWriter(capacity: 256)
+        for event in events { append(event, using: &writer) }
+    }
+
+    private mutating func append(_ event: GameRecord.Event, using writer: inout JSONBytesWriter) {
+        guard GameRecord.isWrittenByHand else { return append(event.json) }
+        writer.removeAll()
+        writer.write(event)
+        append(escaping: writer.bytes)
     }
 }

@@ -65,8 +65,9 @@ extension Room {
 
     /// Whether the core's tick should look at this room's clock: a timed game under way.
     var isTimed: Bool {
-        guard let game = setGame else { return false }
-        return game.options.timeLimit != nil && !game.isOver && !isWaiting
+        // Asked of every room every second: the game is looked at where it is, not copied out.
+        guard case .set(let game) = game, game.options.timeLimit != nil else { return false }
+        return !game.isOver && !isWaiting
     }
 
     /// Replays a `clock` record.

@@ -31,14 +31,34 @@ struct SessionToken: Hashable, Sendable, CustomStringConvertible {
     /// The token's text: 32 lowercase hex digits for every token the server makes.
     var description: String {
         switch form {
-        case .bits(let high, let low): Self.hex(high) + Self.hex(low)
+        case .bits(let high, let low):
+            // Digit by digit into the string's own bytes: every snapshot of a room spells each seat's
+            // token, and `String(_:radix:)` with its padding was most of a room's snapshot.
+            String(unsafeUninitializedCapacity: 32) { bytes in
+                func hexDigit(_ value: UInt64) -> UInt8 {
+                    let nibble = UInt8(truncatingIfNeeded: value & 0xF)
+                    return nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+                }
+                for digit in 0..<16 {
+                    let shift = UInt64(60 - 4 * digit)
+                    bytes[digit] = hexDigit(high >> shift)
+                    bytes[16 + digit] = hexDigit(low >> shift)
+                }
+                return 32
+            }
         case .text(let text): text
         }
     }
 
     /// The bits of exactly 32 lowercase hex digits, `nil` for anything else.
     private static func bits(of text: String) -> Form? {
-        let utf8 = text.utf8
+        // From the string's bytes in a buffer, not its UTF-8 view: every token read comes through here.
+        var text = text
+        return text.withUTF8(bits(ofDigits:))
+    }
+
+    /// ``bits(of:)`` of a text's UTF-8 bytes.
+    private static func bits(ofDigits utf8: UnsafeBufferPointer<UInt8>) -> Form? {
         guard utf8.count == 32 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for (index, byte) in utf8.enumerated() {
@@ -57,9 +77,4 @@ struct SessionToken: Hashable, Sendable, CustomStringConvertible {
         return .bits(high: words.0, low: words.1)
     }
 
-    /// 16 lowercase hex digits, leading zeros kept.
-    private static func hex(_ word: UInt64) -> String {
-        let digits = String(word, radix: 16)
-        return String(repeating: "0", count: 16 - digits.utf8.count) + digits
-    }
 }
