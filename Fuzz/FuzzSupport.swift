@@ -179,10 +179,32 @@ struct PrefixCache<State> {
     private var older: [Key: Entry] = [:]
     private let isEnabled = cachesAreEnabled
 
+    /// One bit per slot of `filterBits`, set for the prefix hash of every state kept: a prefix whose bit
+    /// is clear has no state, and is passed over without hashing its key into the dictionaries. An
+    /// input looks up every one of its lengths, longest first, and most lengths have no state (a state
+    /// is kept after every fourth operation of an input): the dictionary look-ups were a twentieth of
+    /// the game target's time. Bits of dropped states stay set until the next generation starts (a
+    /// look-up that finds nothing, never a state missed).
+    private var filter = [UInt64](repeating: 0, count: PrefixCache.filterBits / 64)
+    private static var filterBits: Int { 1 << 20 }
+
+    private static func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> 44) }
+
+    private func mayHold(_ hash: UInt64) -> Bool {
+        let slot = Self.slot(hash)
+        return filter[slot >> 6] >> UInt64(slot & 63) & 1 == 1
+    }
+
+    private mutating func mark(_ hash: UInt64) {
+        let slot = Self.slot(hash)
+        filter[slot >> 6] |= 1 << UInt64(slot & 63)
+    }
+
     /// The state after the longest remembered prefix of `input`, and that prefix's length.
     mutating func resumption(of input: InputPrefixes) -> (state: State, length: Int)? {
         guard isEnabled, !newer.isEmpty || !older.isEmpty else { return nil }
-        for length in stride(from: input.bytes.count, through: 1, by: -1) {
+        for length in stride(from: input.bytes.count, through: 1, by: -1) where mayHold(input.hashes[length])
+        {
             let key = Key(length: length, hash: input.hashes[length])
             if let entry = newer[key], entry.input.prefix(length).elementsEqual(input.bytes.prefix(length)) {
                 return (entry.state, length)
@@ -205,8 +227,12 @@ struct PrefixCache<State> {
         if newer.count >= Self.generationSize {
             older = newer
             newer = [:]
+            // The filter again holds the kept states only: those of the older generation, now.
+            for index in filter.indices { filter[index] = 0 }
+            for key in older.keys { mark(key.hash) }
         }
         newer[key] = entry
+        mark(key.hash)
     }
 }
 

@@ -383,7 +383,8 @@ struct SetFuzzer {
                 cards.append(card)
             }
         }
-        guard Set(cards).count == cards.count else { return .malformed }
+        // (As bits of card indices: no set built for every claim.)
+        guard CardBits(cards).count == cards.count else { return .malformed }
         if isOver { return .gameOver }
         if cards.count == 3 {
             // The library's own rule agrees with the definition on every triple a claim names.
@@ -432,11 +433,13 @@ struct SetFuzzer {
     /// The board after an accepted claim is the documented one, position by position: holes refilled,
     /// then closed, then three cards at a time appended only while no claim is possible.
     func checkBoard(after cards: [Card], before: SetGame, _ what: ClaimDescription) {
-        let (expected, used) = SetReference.boardAfterTaking(cards, from: before.board, deck: before.deck)
+        // (`deck` makes a new array each time it is read: read once.)
+        let deckBefore = before.deck
+        let (expected, used) = SetReference.boardAfterTaking(cards, from: before.board, deck: deckBefore)
         let board = game.board
         let extra = board.count - expected.count
         require(extra >= 0 && Array(board.prefix(expected.count)) == expected, "\(what): positions moved")
-        let next = before.deck.dropFirst(used)
+        let next = deckBefore.dropFirst(used)
         require(Array(board.suffix(extra)) == Array(next.prefix(extra)), "\(what) dealt out of order")
         require(game.deck == Array(next.dropFirst(extra)), "\(what) changed the deck")
         require(extra % 3 == 0 || game.deckCount == 0, "\(what) dealt \(extra) cards")
@@ -509,9 +512,13 @@ struct SetFuzzer {
         // Brute force once per process for each board: many inputs deal the same boards.
         let chain = game.chainCards
         let modeByte = UInt8(SetMode.allCases.firstIndex(of: mode) ?? 0)
-        let boardKey =
-            [modeByte, UInt8(chain?.count ?? 0)] + (chain ?? []).map { UInt8($0.index) }
-            + board.map { UInt8($0.index) }
+        // (Built in one array: joining arrays made one per part, after every claim that moved the board.)
+        var boardKey: [UInt8] = []
+        boardKey.reserveCapacity(2 + (chain?.count ?? 0) + board.count)
+        boardKey.append(modeByte)
+        boardKey.append(UInt8(chain?.count ?? 0))
+        for card in chain ?? [] { boardKey.append(UInt8(card.index)) }
+        for card in board { boardKey.append(UInt8(card.index)) }
         claims = Self.boardClaims.value(for: boardKey[...]) { _ in
             SetReference.allClaims(board: board, mode: mode, chain: chain).sorted {
                 ($0.high, $0.low) < ($1.high, $1.low)
@@ -765,9 +772,10 @@ struct MatchismoFuzzer {
         require(distinct.nonzeroBitCount == slots.count, "a card twice on the board")
         require(game.deckCount == 52 - MatchismoGame.boardSize, "deckCount \(game.deckCount)")
         require(slots.allSatisfy { !$0.isMatched || $0.isFaceUp }, "a matched card face down")
-        let up = slots.filter { $0.isFaceUp && !$0.isMatched }.count
+        // (Counted, not filtered into arrays: this runs after every operation.)
+        let up = slots.count(where: { $0.isFaceUp && !$0.isMatched })
         require(up < game.matchCount, "\(up) cards up with n = \(game.matchCount)")
-        let matched = slots.filter(\.isMatched).count
+        let matched = slots.count(where: \.isMatched)
         require(matched % game.matchCount == 0, "\(matched) cards matched with n = \(game.matchCount)")
         require(game.revision == 1 + game.history.count, "revision \(game.revision)")
         require(game.hasStarted == !game.history.isEmpty, "hasStarted")

@@ -26,11 +26,17 @@ enum JournalFuzzer {
             // The text's first `textBytes` bytes: escaping goes byte by byte and looks at most at a
             // UTF-8 sequence or a `%xx` at a time, so a longer text reaches nothing a shorter one does
             // not, and costs every field its length in traced comparisons.
-            let make = textRecords[Int(mode >> 1) % textRecords.count]
-            checkTextRoundTrip(make(String(decoding: payload.prefix(fieldBytes), as: UTF8.self)))
+            // A round trip depends on the record and its text alone, and a mutated input mostly keeps the
+            // text of the one it came from (every byte past the text's is unread here): each record and
+            // text is checked once per process (as the protocol target checks each line once).
+            let index = Int(mode >> 1) % textRecords.count
+            let make = textRecords[index]
+            if checkedTexts.isNew([0, UInt8(index)] + payload.prefix(fieldBytes)) {
+                checkTextRoundTrip(make(String(decoding: payload.prefix(fieldBytes), as: UTF8.self)))
+            }
             // A longer text in one field of each escaping (the journal's, and JSON's inside it) only: the
             // escaping of a field does not depend on the record around it.
-            if payload.count > fieldBytes {
+            if payload.count > fieldBytes, checkedTexts.isNew([1] + payload.prefix(textBytes)) {
                 let long = String(decoding: payload.prefix(textBytes), as: UTF8.self)
                 checkTextRoundTrip(.chat(room: "r", name: "n", text: long))
                 checkTextRoundTrip(
@@ -41,6 +47,10 @@ enum JournalFuzzer {
             checkJournal(payload)
         }
     }
+
+    /// The records and texts whose round trip was checked in this process, each as a tag (0 and the
+    /// record's index, or 1 for the long text's two records) and the text's bytes.
+    nonisolated(unsafe) static var checkedTexts = CheckedOnce()
 
     /// How many of an input's bytes the text round trip puts in every text field of a record: enough for
     /// any escape (a UTF-8 sequence, a `%xx`) and its neighbours, where the whole 256 in twenty fields of

@@ -235,8 +235,47 @@ public struct SetGame: Sendable {
         }
     }
 
-    /// A card that belongs to a valid claim, as a hint, or `nil` if there is none.
-    public var hint: Card? { possibleClaims.first?.first }
+    /// A card that belongs to a valid claim, as a hint, or `nil` if there is none: the first card of the
+    /// first of ``possibleClaims``.
+    public var hint: Card? {
+        // Sets and UltraSets are found without listing every claim: the first set's first card is its
+        // first position, and the first UltraSet (its positions sorted, the list sorted) starts at the
+        // lowest position of any.
+        let isUnchained = chainCards?.isEmpty ?? true
+        switch options.mode {
+        case .normal, .junior, .megaset, .shuffle, .memory:
+            return firstSetCard
+        case .chain where isUnchained:
+            return firstSetCard
+        case .ultra, .ultra9:
+            return firstUltraSetCard
+        case .ultrachain where isUnchained:
+            return firstUltraSetCard
+        default:
+            return possibleClaims.first?.first
+        }
+    }
+
+    /// The first card of the first set on the board (in the order of ``SetRules/allSets(in:)``), or `nil`.
+    private var firstSetCard: Card? {
+        var first: Card?
+        SetRules.forEachSet(in: board) { i, _, _ in
+            first = board[i]
+            return false
+        }
+        return first
+    }
+
+    /// The first card of the first UltraSet on the board (in the order of
+    /// ``SetRules/allUltraSets(in:)``), or `nil`.
+    private var firstUltraSetCard: Card? {
+        var lowest: Int?
+        SetRules.forEachUltraSet(in: board) { a, b, c, d in
+            lowest = min(lowest ?? a, a, b, c, d)
+            return true
+        }
+        return lowest.map { board[$0] }
+    }
 
     /// Applies a claim by `player`. An accepted claim scores 1 and changes the board (in puzzle, it is
     /// marked found, and the board moves on once all its claims are); a claim that is not valid costs the
@@ -282,8 +321,7 @@ public struct SetGame: Sendable {
             return .failure(.malformed("a claim names \(needed) cards, not \(selection.picks.count)"))
         }
         let isFaceDown = options.mode.dealsFaceDown
-        if let twice = selection.picks.first(where: { pick in selection.picks.filter { $0 == pick }.count > 1
-        }) {
+        if let twice = Self.firstRepeated(selection.picks) {
             let name: String
             switch twice {
             case .position(let position):
@@ -333,13 +371,21 @@ public struct SetGame: Sendable {
                 cards.append(card)
             }
         }
-        if let twice = cards.first(where: { card in cards.filter { $0 == card }.count > 1 }) {
+        if let twice = Self.firstRepeated(cards) {
             return .failure(.malformed("\(twice) is named twice"))
         }
         guard !isOver else { return .failure(.gameOver) }
         // Nobody sees the board of a paused game: a claim then is not the player's mistake.
         guard !isPaused else { return .failure(.stale("the game is paused")) }
         return .success(cards)
+    }
+
+    /// The first element of `list` that appears in it more than once, or `nil`. Its repeat comes after
+    /// it (an earlier one would have been found first), so only the rest of the list is searched; with
+    /// no array made per element, as every claim asks this twice.
+    private static func firstRepeated<Element: Equatable>(_ list: [Element]) -> Element? {
+        for (i, element) in list.enumerated() where list[(i + 1)...].contains(element) { return element }
+        return nil
     }
 
     /// Positions at or past this name nothing on any board of the mode: the first four modes keep the
@@ -356,7 +402,7 @@ public struct SetGame: Sendable {
         let mode = options.mode
         if let reuse = mode.chainReuse {
             if let chain = chainCards {
-                let reused = cards.filter(chain.contains).count
+                let reused = cards.reduce(0) { $0 + (chain.contains($1) ? 1 : 0) }
                 if reused != reuse {
                     return mode == .chain
                         ? "chain: a set must reuse exactly one card of the previous set, not \(reused)"
@@ -373,7 +419,8 @@ public struct SetGame: Sendable {
 
     /// Removes the board cards of an accepted claim, refills or compacts, and deals until playable.
     private mutating func take(_ cards: [Card]) {
-        let holes = cards.compactMap { board.firstIndex(of: $0) }.sorted()
+        var holes = cards.compactMap { board.firstIndex(of: $0) }
+        holes.sort()
         if options.mode.chainReuse != nil { chainCards = cards }
         var open = holes[...]
         // Refill in place only up to the mode's board size: a board that had grown shrinks back.
@@ -383,7 +430,7 @@ public struct SetGame: Sendable {
             board[hole] = card
             open = open.dropFirst()
         }
-        compact(removing: Array(open))
+        compact(removing: open)
         if options.mode.shufflesAfterClaim {
             // Shuffle: the cards change places after every set. The n-th set's shuffle draws from a
             // generator of its own, seeded with the game's seed and n, so that a game restored from its
@@ -408,12 +455,16 @@ public struct SetGame: Sendable {
 
     /// Closes the gaps left by `holes` (ascending positions): the card in the last position moves into
     /// the first gap, the next-to-last into the next, and so on, so as few cards move as possible.
-    private mutating func compact(removing holes: [Int]) {
+    private mutating func compact(removing holes: ArraySlice<Int>) {
         guard !holes.isEmpty else { return }
         let finalCount = board.count - holes.count
-        var movers = (finalCount..<board.count).filter { !holes.contains($0) }
+        // The movers are the positions past the final count that are not holes, taken last first; as
+        // many as there are holes before the final count.
+        var mover = board.count - 1
         for hole in holes where hole < finalCount {
-            board[hole] = board[movers.removeLast()]
+            while holes.contains(mover) { mover -= 1 }
+            board[hole] = board[mover]
+            mover -= 1
         }
         board.removeLast(holes.count)
     }

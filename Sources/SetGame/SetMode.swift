@@ -144,17 +144,30 @@ public enum SetMode: String, CaseIterable, Sendable {
     /// any claim goes.
     public func claims(on board: [Card], chain: [Card]?) -> [[Card]] {
         func cards(_ positions: [[Int]]) -> [[Card]] { positions.map { $0.map { board[$0] } } }
+        // Sets and UltraSets, the claims of most modes, go straight to cards: one array per claim, not a
+        // list of positions first.
+        func sets() -> [[Card]] {
+            var claims: [[Card]] = []
+            SetRules.forEachSet(in: board) { i, j, k in
+                claims.append([board[i], board[j], board[k]])
+                return true
+            }
+            return claims
+        }
+        func ultraSets() -> [[Card]] {
+            SetRules.sortedUltraSets(in: board).map { [board[$0.0], board[$0.1], board[$0.2], board[$0.3]] }
+        }
         switch self {
         case .normal, .junior, .megaset, .puzzle, .shuffle, .memory:
-            return cards(SetRules.allSets(in: board))
+            return sets()
         case .ultra, .ultra9:
-            return cards(SetRules.allUltraSets(in: board))
+            return ultraSets()
         case .ghostset:
             return cards(GhostSetRules.allGhostSets(in: board))
         case .fourSet, .fourSetJunior:
             return cards(FourSetRules.allFourSets(in: board))
         case .chain:
-            guard let chain, !chain.isEmpty else { return cards(SetRules.allSets(in: board)) }
+            guard let chain, !chain.isEmpty else { return sets() }
             var position = [Int](repeating: -1, count: 81)
             for (i, card) in board.enumerated() { position[card.index] = i }
             var claims: [[Card]] = []
@@ -166,7 +179,7 @@ public enum SetMode: String, CaseIterable, Sendable {
             }
             return claims
         case .ultrachain:
-            guard let chain, !chain.isEmpty else { return cards(SetRules.allUltraSets(in: board)) }
+            guard let chain, !chain.isEmpty else { return ultraSets() }
             return Self.chainedUltraSets(on: board, chain: chain)
         }
     }

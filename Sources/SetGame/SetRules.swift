@@ -174,18 +174,31 @@ public enum SetRules {
 
     /// Every Ultra SET among `cards`, as ascending quadruples of positions, in ascending order.
     public static func allUltraSets(in cards: [Card]) -> [[Int]] {
-        var found: [[Int]] = []
-        forEachUltraSet(in: cards) { quad in
-            found.append(quad.sorted())
+        sortedUltraSets(in: cards).map { [$0.0, $0.1, $0.2, $0.3] }
+    }
+
+    /// Every Ultra SET among `cards`, as ascending quadruples of positions in ascending order, as tuples:
+    /// sorted without an array per quadruple (hints and puzzle boards ask for every claim of a board).
+    static func sortedUltraSets(in cards: [Card]) -> [(Int, Int, Int, Int)] {
+        var found: [(Int, Int, Int, Int)] = []
+        forEachUltraSet(in: cards) { a, b, c, d in
+            // A sorting network for four: each pair in order, then the smallest and largest settled,
+            // then the middle two.
+            var (a, b, c, d) = (min(a, b), max(a, b), min(c, d), max(c, d))
+            (a, c) = (min(a, c), max(a, c))
+            (b, d) = (min(b, d), max(b, d))
+            (b, c) = (min(b, c), max(b, c))
+            found.append((a, b, c, d))
             return true
         }
-        return found.sorted { $0.lexicographicallyPrecedes($1) }
+        found.sort { $0 < $1 }
+        return found
     }
 
     /// Returns whether there is at least one Ultra SET among `cards`.
     public static func containsUltraSet(_ cards: [Card]) -> Bool {
         var found = false
-        forEachUltraSet(in: cards) { _ in
+        forEachUltraSet(in: cards) { _, _, _, _ in
             found = true
             return false
         }
@@ -199,7 +212,7 @@ public enum SetRules {
     /// of four different cards in one group are an Ultra SET. Each one is found once: four different cards
     /// split into two pairs completed by the same card in at most one way (a + b ≡ c + d and
     /// a + c ≡ b + d mod 3 in every attribute would make b and c the same card).
-    static func forEachUltraSet(in cards: [Card], _ body: ([Int]) -> Bool) {
+    static func forEachUltraSet(in cards: [Card], _ body: (Int, Int, Int, Int) -> Bool) {
         let n = cards.count
         guard n >= 4 else { return }
         // MegaSet's bordered cards complete into 243 cards; the classic deck into 81.
@@ -235,7 +248,7 @@ public enum SetRules {
                             )
                             let distinct =
                                 ia != ib && ia != ic && ia != id && ib != ic && ib != id && ic != id
-                            if distinct, !body([first, second, third, fourth]) { return }
+                            if distinct, !body(first, second, third, fourth) { return }
                         }
                     }
                 }
