@@ -1,21 +1,21 @@
-/// The bytes of the heap block `object` lives in, as malloc rounds it (its usable size): what one more
-/// connection or player really costs, which is what the idle-memory tests hold down (issue 28).
+/// The bytes of the heap block an instance of `type` takes, as glibc's malloc rounds it on x86-64 and
+/// arm64 (its usable size): what one more connection or player really costs, which is what the
+/// idle-memory tests hold down (issue 28).
 ///
-/// One block can be larger than the object's size class: glibc hands out a free chunk whole when what
-/// splitting it would leave is too small to keep, so a 40-byte object sometimes sits in a 56-byte block,
-/// depending on what the rest of the process freed. A bound on the object's own cost takes
-/// ``smallestHeapBlockSize(tries:of:)``.
-public func heapBlockSize(of object: AnyObject) -> Int {
-    usableSize(Unmanaged.passUnretained(object).toOpaque())
+/// Worked out from the class's instance size, not read from a live object with `malloc_usable_size`:
+/// malloc hands out a free chunk whole when what splitting it would leave is too small to keep, so a
+/// live 40-byte object sat in a 56-byte block in two full runs, depending on what the rest of the
+/// process had freed.
+public func heapBlockSize(ofInstancesOf type: AnyClass) -> Int {
+    // A chunk is the request and malloc's 8-byte size word, in 16-byte steps, at least 32 bytes; all of
+    // it but the size word is usable.
+    max(32, (instanceSize(of: type) + 8 + 15) & ~15) - 8
 }
 
-/// The smallest heap block among `tries` objects that `make` makes, all alive at once (so each gets a
-/// block of its own): the object's size class, whatever free chunks the rest of the process left.
-public func smallestHeapBlockSize(tries: Int = 8, of make: () -> AnyObject) -> Int {
-    let objects = (0..<tries).map { _ in make() }
-    return objects.map { heapBlockSize(of: $0) }.min() ?? 0
+/// The bytes `swift_allocObject` asks malloc for, for an instance of `type`: the class metadata's
+/// instance size, a 32-bit field after the kind, superclass, flags and address point words (the layout
+/// of Swift class metadata without Objective-C interop, as on Linux).
+public func instanceSize(of type: AnyClass) -> Int {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    return Int(metadata.load(fromByteOffset: 24, as: UInt32.self))
 }
-
-/// glibc's `malloc_usable_size`, which its Swift module does not export (it is in `malloc.h`).
-@_silgen_name("malloc_usable_size")
-private func usableSize(_ block: UnsafeMutableRawPointer) -> Int

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aConnectionIsOneSmallBlock() {
-        #expect(smallestHeapBlockSize { makeConnection() } <= 168)
+        #expect(heapBlockSize(ofInstancesOf: Connection.self) <= 168)
     }
 
     @Test func itsClosingTimeReadsBackAsSet() {

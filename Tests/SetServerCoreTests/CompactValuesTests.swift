@@ -71,10 +71,7 @@ import Testing
     /// The core's side of a connection is one 80-byte block of malloc's (it was 128 with the key beside
     /// the peer, 96 with the peer's tag and the room watched inline).
     @Test func aClientIsOneSmallBlock() {
-        #expect(
-            smallestHeapBlockSize {
-                Client(id: 1, peer: "192.168.1.20:50123", addressKey: "192.168.1.20", at: 0)
-            } <= 72)
+        #expect(heapBlockSize(ofInstancesOf: Client.self) <= 72)
     }
 
     /// The room a client watches and a peer in a form other than IPv4 share the client's box: either
@@ -106,10 +103,7 @@ import Testing
     /// Which seated players are online is a bit beside the session's connection, not a set of names per
     /// room, and the token is its bits: the session is one 80-byte block.
     @Test func aSessionIsOneSmallBlock() {
-        #expect(
-            smallestHeapBlockSize {
-                Session(name: "ann", token: SessionToken("0123456789abcdef0123456789abcdef"), connection: 1)
-            } <= 72)
+        #expect(heapBlockSize(ofInstancesOf: Session.self) <= 72)
     }
 
     /// A session's token reads back as set, whether the server made it (its bits, inline) or not (its

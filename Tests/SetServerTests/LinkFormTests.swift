@@ -26,7 +26,7 @@ import Testing
             SocketChannel(socket: Socket(fd: fds[0]), loop: EventLoop(queue: queue), readBuffer: buffer)
         }
         let link = Link(id: id, channel: channel, shell: shell)
-        #expect(smallestHeapBlockSize { Link(id: id, channel: channel, shell: shell) } <= 40)
+        #expect(heapBlockSize(ofInstancesOf: Link.self) <= 40)
         #expect(link.id == id && !link.isMarkedForFlush)
         link.isMarkedForFlush = true
         #expect(link.id == id && link.isMarkedForFlush)
