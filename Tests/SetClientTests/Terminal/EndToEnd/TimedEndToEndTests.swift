@@ -72,6 +72,14 @@ import Testing
                     return !claim.isEmpty
                 })
             let revision = watcher.current.revision
+            // set-cli reads typed letters against the board on its screen (a claim on an older one is
+            // STALE, by design): under load its screen can be a board behind the watcher, so the claim
+            // is typed once set-cli shows this board (two full runs failed here, the claim lost).
+            try tmux.waitForScreen("board #\(revision)") { screen in
+                screen.contains {
+                    $0.range(of: "board #\(revision)(\\D|$)", options: .regularExpression) != nil
+                }
+            }
             try tmux.type(claim.map { SetGame.positionName($0) }.joined(separator: " "))
             try tmux.press("Enter")
             #expect(
