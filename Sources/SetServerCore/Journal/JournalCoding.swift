@@ -45,16 +45,7 @@ public enum JournalCoding {
             return true
         }
         if copied == true { return }
-        for byte in text.utf8 {
-            if mustEscape(byte) {
-                // Byte by byte: a three-byte array literal here was an allocation per escaped byte.
-                out.append(0x25)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            } else {
-                out.append(byte)
-            }
-        }
+        appendEachEscaped(text.utf8, to: &out)
     }
 
     /// Appends `bytes` escaped, as ``appendEscaped(_:to:)`` appends the text they are the UTF-8 of.
@@ -62,14 +53,20 @@ public enum JournalCoding {
         if bytes.isEmpty { return out.append(0x25) }
         bytes.withUnsafeBufferPointer { buffer in
             guard anyMustEscape(buffer) else { return out.append(contentsOf: buffer) }
-            for byte in buffer {
-                if mustEscape(byte) {
-                    out.append(0x25)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
-                } else {
-                    out.append(byte)
-                }
+            appendEachEscaped(buffer, to: &out)
+        }
+    }
+
+    /// Appends each of `bytes`, a byte that must be escaped as `%` and two hex digits.
+    private static func appendEachEscaped(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        for byte in bytes {
+            if mustEscape(byte) {
+                // Byte by byte: a three-byte array literal here was an allocation per escaped byte.
+                out.append(0x25)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            } else {
+                out.append(byte)
             }
         }
     }
