@@ -58,15 +58,6 @@ public final class EventLoop {
     /// Whether the own thread is in a pass: deferred work then runs at its end, with no wake-up.
     private var isInPass = false
     private let events: UnsafeMutableBufferPointer<epoll_event>
-    /// Where a channel copies its many small queued buffers together to write them with one `send`
-    /// (see ``OutputQueue/isManySmall``): one for the loop, since its channels write one at a time on
-    /// its queue; made at the first such write, so a loop that never has one holds none.
-    private var scratch: UnsafeMutableRawBufferPointer?
-
-    /// Bytes of the loop's write scratch buffer: the most one copied-together write sends. The lines a
-    /// member of a busy room is sent in one pass are a few kilobytes to a few tens of them.
-    public static let scratchSize = 64 * 1024
-
     /// Events taken per `epoll_wait`, and batches per wake-up before the other work of the queue runs.
     static let batchSize = 256
     static let batchesPerWakeUp = 8
@@ -115,15 +106,6 @@ public final class EventLoop {
         // The own thread sees the loop gone when it wakes, and stops.
         threadDescriptors?.wakeUp()
         events.deallocate()
-        scratch?.deallocate()
-    }
-
-    /// The loop's write scratch buffer (see ``scratch``), made on first use.
-    var writeScratch: UnsafeMutableRawBufferPointer {
-        if let scratch { return scratch }
-        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchSize, alignment: 16)
-        scratch = made
-        return made
     }
 
     /// Channels registered and not yet closed.

@@ -2,10 +2,17 @@
     import Glibc
 #endif
 
-/// A channel's queued output, in the order it leaves: the buffers themselves, not copies. A room's
-/// event is one array shared by every member's channel; holding a reference keeps it alive and
-/// unchanged (no one can write to an array another holder shares without copying it first), so its
-/// bytes are written from where they are, gathered with the others in one `sendmsg`.
+/// A channel's queued output, in the order it leaves. Small buffers (protocol lines, a room's events)
+/// are copied, as they come, onto the end of a buffer the queue owns, so that a pass's lines for one
+/// connection are one run of bytes, written with one `send`; big ones (a snapshot, a page) are kept as
+/// they are, not copied: a room's big event is one array shared by every member's channel, and holding a
+/// reference keeps it alive and unchanged (no one can write to an array another holder shares without
+/// copying it first). The queue's buffers leave gathered in one `sendmsg`.
+///
+/// Why copy the small ones: a fan-out delivers each line to every member, and holding the line's array
+/// cost a reference-count increment as it was queued and a decrement as it was written, both atomic, per
+/// member and line; copying fifty bytes costs less than either, and the copy that writing the lines in one
+/// `send` needed anyway is no longer made (issue 28).
 ///
 /// One value, so that queueing a buffer on a channel is one access to the channel's state rather than
 /// one for each count beside the list (each access to a class's property is checked for exclusivity at
@@ -31,21 +38,50 @@ struct OutputQueue {
     private(set) var pending = 0
     /// Bytes held, written or not (see ``SocketChannel/retainedOutput``).
     private(set) var held = 0
-    /// Whether the channel closed: nothing more is queued. Kept here, beside the list, so that queueing
-    /// checks it in the same access.
-    var isClosed = false
+    /// Whether the channel is finishing or closed: nothing more is queued. Kept here, beside the list, so
+    /// that queueing checks it in the same access.
+    var isShut = false
+    /// Whether the last chunk is the queue's own copy of small buffers, which the next small one joins.
+    private var isLastOwned = false
 
-    /// An empty queue; a closed one takes nothing.
-    init(isClosed: Bool = false) { self.isClosed = isClosed }
+    /// An empty queue; a shut one takes nothing.
+    init(isShut: Bool = false) { self.isShut = isShut }
 
-    /// Adds a buffer at the end, unless the channel closed.
-    mutating func append(_ bytes: [UInt8]) {
-        guard !isClosed else { return }
-        // A few lines per pass is the usual queue: room for them at once, not a reallocation per line.
-        if chunks.isEmpty { chunks.reserveCapacity(8) }
-        chunks.append(bytes)
-        pending += bytes.count
-        held += bytes.count
+    /// The largest buffer copied onto the queue's own rather than held: a protocol line is tens of bytes,
+    /// an event a few of them; a snapshot or a page is kilobytes and shared by many queues.
+    static let smallChunk = 1_024
+    /// The room a new owned chunk starts with: about a busy pass's lines for one member.
+    static let ownedStart = 4_096
+    /// The most bytes an owned chunk grows to before the next small buffer starts another: a reader
+    /// that falls behind is written from the middle of a chunk, and only whole chunks written are let go
+    /// (``compact()``), so this bounds what is held beyond what waits.
+    static let ownedLimit = 64 * 1024
+
+    /// Adds a buffer at the end (a small one copied, a big one held), unless the queue is shut; returns
+    /// whether it did.
+    mutating func append(_ bytes: [UInt8]) -> Bool {
+        guard !isShut else { return false }
+        let count = bytes.count
+        pending += count
+        held += count
+        guard count <= Self.smallChunk else {
+            chunks.append(bytes)
+            isLastOwned = false
+            return true
+        }
+        let last = chunks.count - 1
+        if isLastOwned, chunks[last].count + count <= Self.ownedLimit {
+            // In place: the queue holds the only reference to its own chunk. From a buffer pointer, not
+            // the array: appending an array's contents takes a reference to it, an atomic pair per line.
+            bytes.withUnsafeBufferPointer { chunks[last].append(contentsOf: $0) }
+            return true
+        }
+        var owned: [UInt8] = []
+        owned.reserveCapacity(Swift.max(Self.ownedStart, count))
+        bytes.withUnsafeBufferPointer { owned.append(contentsOf: $0) }
+        chunks.append(owned)
+        isLastOwned = true
+        return true
     }
 
     /// Points `vectors` at the front of the queue (at most their count of buffers); returns how many
@@ -62,38 +98,6 @@ struct OutputQueue {
             }
         }
         return count
-    }
-
-    /// Whether the queue is many small buffers (lines), written cheaper copied together into one
-    /// buffer and sent with one `send` than gathered buffer by buffer: the kernel's cost of a gathered
-    /// write grows with its buffers, and copying a few kilobytes of lines costs less than that growth.
-    /// A queue of big buffers (a snapshot, a page) is gathered, not copied.
-    var isManySmall: Bool {
-        let count = chunks.count - start
-        return count >= 2 && pending <= count * Self.smallChunk
-    }
-
-    /// The largest average buffer a queue may have and still be copied together (see ``isManySmall``):
-    /// a protocol line is tens of bytes, an event a few of them.
-    static let smallChunk = 1_024
-
-    /// Copies the front of the queue into `buffer`, buffer after buffer, as much as fits; returns how
-    /// many bytes it copied. The queue does not change: what the socket takes of them is passed to
-    /// ``advance(by:)``, and the rest stays queued, in order.
-    func copyFront(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        var copied = 0
-        var index = start
-        var skip = offset
-        while index < chunks.count, copied < buffer.count {
-            copied += chunks[index].withUnsafeBytes { raw in
-                let count = min(raw.count - skip, buffer.count - copied)
-                (buffer.baseAddress! + copied).copyMemory(from: raw.baseAddress! + skip, byteCount: count)
-                return count
-            }
-            index += 1
-            skip = 0
-        }
-        return copied
     }
 
     /// Moves the front of the queue past `written` bytes.
@@ -123,6 +127,6 @@ struct OutputQueue {
 
     /// Empties the queue and lets go of its list: an idle connection holds no output queue.
     mutating func removeAll() {
-        self = OutputQueue(isClosed: isClosed)
+        self = OutputQueue(isShut: isShut)
     }
 }

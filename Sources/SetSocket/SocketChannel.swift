@@ -166,21 +166,24 @@ public final class SocketChannel {
     /// taking more, so this stays within what is waiting plus the one chunk being written from the middle.
     public var retainedOutput: Int { output.held }
 
-    /// Queues bytes; they leave at the next ``flush()``. The buffer is kept as it is, not copied: the
-    /// same event queued on a hundred channels is one buffer in memory.
-    public func enqueue(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        // One access to the channel's state, not two: the queue knows whether the channel closed.
-        output.append(bytes)
+    /// Queues bytes; they leave at the next ``flush()``. A line is copied onto the queue's own buffer; a
+    /// big buffer is kept as it is, not copied: the same snapshot queued on a hundred channels is one
+    /// buffer in memory (see ``OutputQueue``).
+    /// Returns whether they were queued: not once the channel is finishing or closed, nor when empty.
+    @discardableResult
+    public func enqueue(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        // One access to the channel's state, not two: the queue knows whether the channel is shut.
+        return output.append(bytes)
     }
 
-    /// Writes as much queued output as the socket takes — many small buffers copied together and sent
-    /// at once, big ones gathered (at most ``Socket/maximumGather`` buffers a call) — and waits for the
+    /// Writes as much queued output as the socket takes, gathered (at most ``Socket/maximumGather``
+    /// buffers a call: small ones were already copied together as they were queued), and waits for the
     /// socket to drain the rest.
     public func flush() {
         guard state != .closed, state != .connecting else { return }
         while output.pending > 0 {
-            let attempt = output.isManySmall ? writeCopied() : writeGathered()
+            let attempt = writeGathered()
             let result: Socket.Transfer
             switch attempt {
             case .success(let transfer): result = transfer
@@ -214,17 +217,6 @@ public final class SocketChannel {
         }
     }
 
-    /// One `send` of the queue's front copied into the loop's scratch buffer. For tens of lines of tens of
-    /// bytes the kernel spends a third to a fifth as much per line on this as on gathering them
-    /// (`scripts/bench/gather-vs-copy.c`; BENCHMARKS-fanout.md, "Flat out: lines copied together").
-    private func writeCopied() -> Result<Socket.Transfer, SocketError> {
-        let scratch = loop.writeScratch
-        let count = output.copyFront(into: scratch)
-        return Result { () throws(SocketError) in
-            try socket.write(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
-        }
-    }
-
     /// Stops reading, writes what is queued, then closes. A channel still connecting closes at once.
     public func finish() {
         guard state == .open else {
@@ -232,6 +224,8 @@ public final class SocketChannel {
             return
         }
         state = .closing
+        // What is queued leaves; nothing more joins it.
+        output.isShut = true
         flush()
     }
 
@@ -241,7 +235,7 @@ public final class SocketChannel {
         state = .closed
         loop.unregister(self)
         socket.close()
-        output = OutputQueue(isClosed: true)
+        output = OutputQueue(isShut: true)
         isWaitingForWritable = false
         // Alive until released, even if the owner lets go now; released after what runs now, so that a
         // caller in the middle of a callback (``end(_:)`` calls ``onEnd`` after closing) still has them.

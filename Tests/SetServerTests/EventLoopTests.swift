@@ -402,8 +402,8 @@ import Testing
         var expected: [UInt8] = []
         let (queued, pending) = queue.sync {
             for run in 0..<6 {
-                // A big buffer (a snapshot, a page): more than the loop's scratch buffer holds.
-                let big = (0..<(EventLoop.scratchSize + 1_000 * run + 7)).map {
+                // A big buffer (a snapshot, a page): more than one owned chunk of lines holds.
+                let big = (0..<(64 * 1024 + 1_000 * run + 7)).map {
                     UInt8(truncatingIfNeeded: $0 &* 31 &+ run)
                 }
                 expected += big

@@ -54,4 +54,64 @@ import Testing
         #expect(sent > 10 * retained, "\(sent) bytes sent, \(retained) still held")
         queue.sync { channel.close() }
     }
+
+    /// The same for a room's lines: small buffers are copied together onto buffers the queue owns, and
+    /// those must be let go as they are written too, not grow into one buffer as long as everything sent.
+    @Test(.stretchedTimeLimit(minutes: 1)) func aSlowReadersCopiedLinesAreLetGoAsTheyAreWritten() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let queue = DispatchQueue(label: "output-lines-test")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        let channel = queue.sync {
+            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
+        }
+        var scratch = [UInt8](repeating: 0, count: 24 << 10)
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        var worst = 0.0
+        for round in 0..<400 {
+            let (pending, retained) = queue.sync {
+                // A pass's lines: 300 of 40 to 140 bytes, each its own buffer.
+                for i in 0..<300 {
+                    let line = Array(
+                        "CHAT r\(round) \(String(repeating: "z", count: 30 + (i * 7) % 101))\n".utf8)
+                    expected += line
+                    channel.enqueue(line)
+                }
+                channel.flush()
+                return (channel.pendingOutput, channel.retainedOutput)
+            }
+            if pending > 0 { worst = max(worst, Double(retained) / Double(pending + (128 << 10))) }
+            let take = pending > 600 << 10 ? 32 << 10 : scratch.count / 2
+            var got = 0
+            while got < take {
+                let n = scratch.withUnsafeMutableBytes {
+                    read(ends[1], $0.baseAddress, min($0.count, take - got))
+                }
+                if n <= 0 { break }
+                received += scratch[..<n]
+                got += n
+            }
+        }
+        #expect(worst <= 1.0, "the queue held more than 128 KiB beyond what was waiting: \(worst)")
+        // The rest (read without blocking, a bounded number of times), then every line must have arrived
+        // once, in order.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        for _ in 0..<100_000 where received.count < expected.count {
+            let pending = queue.sync {
+                channel.flush()
+                return channel.pendingOutput
+            }
+            let n = scratch.withUnsafeMutableBytes { read(ends[1], $0.baseAddress, $0.count) }
+            if n > 0 { received += scratch[..<n] } else if pending == 0 { break }
+        }
+        #expect(received == expected)
+        queue.sync {
+            #expect(channel.retainedOutput == 0, "a drained channel holds no output")
+            channel.close()
+        }
+    }
 }
