@@ -10,6 +10,16 @@ import PackageDescription
 /// version, so another package can use the `SetGame` library by branch or path only.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// The run-time exclusivity checks are left out of release builds of the modules every delivered line
+/// and every command pass through (the engine, the core, the socket layer, the shell). Each access to a
+/// class's stored property, a global or a captured variable calls into the runtime to record it: flat out
+/// that was a tenth to a fifth of setd's CPU per delivered line (issue 28). Debug builds, and so `swift test` and
+/// the fuzzers, keep the checks: an overlapping access is a bug in our code, never something a client's
+/// input decides, and the tests run every path with the checks on.
+let uncheckedInRelease: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "setd",
     products: [
@@ -50,26 +60,26 @@ let package = Package(
         // (`setd --announce`) and the finder's side (`set-cli --find`).
         .target(name: "SetDiscovery"),
         // The one thin layer over POSIX sockets, shared by the server and the clients.
-        .target(name: "SetSocket", dependencies: ["CEpoll"]),
+        .target(name: "SetSocket", dependencies: ["CEpoll"], swiftSettings: uncheckedInRelease),
         // <sys/epoll.h>, which Glibc's Swift module leaves out; used by SetSocket only.
         .target(name: "CEpoll"),
         // The server's rules of play without I/O: commands in, effects out, a clock passed in.
         .target(
             name: "SetServerCore", dependencies: ["SetGame", "SetProtocol", "SetDigest"],
-            exclude: ["README.md"], swiftSettings: optimizedInDebug),
+            exclude: ["README.md"], swiftSettings: optimizedInDebug + uncheckedInRelease),
         // Every connection from accept to close without I/O: sniff, HTTP, WebSocket, telnet, framing,
         // rate limits, output accounting, deadlines, per-address counts (the real client's behind a
         // trusted proxy: the PROXY protocol and forwarding fields), the journal gate. Bytes and times in,
         // actions out.
         .target(
             name: "SetEngine", dependencies: ["SetServerCore", "SetProtocol", "SetWeb"],
-            swiftSettings: optimizedInDebug),
+            swiftSettings: optimizedInDebug + uncheckedInRelease),
         // The shell around the engine: epoll, accept, timers, the journal file, the log.
         .target(
             name: "SetServer",
             dependencies: [
                 "SetEngine", "SetServerCore", "SetProtocol", "SetSocket", "SetWeb", "SetQR", "SetDiscovery",
-            ]),
+            ], swiftSettings: uncheckedInRelease),
         // The terminal client: its session, the renderer, the keyboard and the terminal.
         .target(name: "SetTerminal", dependencies: ["SetGame", "SetProtocol", "SetSocket", "SetDiscovery"]),
         // The protocol bots and the load tester that runs fleets of them.

@@ -95,7 +95,8 @@ start_server() {
     fi
     PORT=""
     for _ in $(seq 100); do
-        PORT=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/$name.out" | head -1)
+        # The file may not exist yet: the server's redirection is made in the background.
+        PORT=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/$name.out" 2>/dev/null | head -1 || true)
         [[ -n $PORT ]] && break
         sleep 0.1
     done

@@ -406,29 +406,33 @@ public final class Engine {
         // A room's event is one buffer for all its members; framed once for all its WebSocket members
         // too (the last lines framed, and their frames, kept for the next receiver of the same lines).
         var framing: (lines: [UInt8], frames: [UInt8])?
-        for effect in effects {
-            switch effect {
-            case .log(var event):
-                if event.name == "refuse-room" {
-                    guard let count = roomRefusals.note(at: now.uptime) else { continue }
-                    event.fields.append(("refused", "\(count)"))
+        // Each effect read in place, not copied out: a copy holds every reference in its payload for
+        // the turn, an atomic pair each (issue 28).
+        effects.withUnsafeBufferPointer { effects in
+            for index in effects.indices {
+                switch effects[index] {
+                case .log(var event):
+                    if event.name == "refuse-room" {
+                        guard let count = roomRefusals.note(at: now.uptime) else { continue }
+                        event.fields.append(("refused", "\(count)"))
+                    }
+                    emit(.log(event))
+                case .journal(let record):
+                    emit(.journal(record))
+                case .send(let id, let bytes):
+                    guard let connection = connections[id], connection.isReading else { continue }
+                    guard connection.isWebSocket else {
+                        queue(bytes, on: connection)
+                        continue
+                    }
+                    queue(framed(bytes, framing: &framing), on: connection)
+                case .broadcast(let ids, let bytes):
+                    broadcast(bytes, to: ids, framing: &framing)
+                case .close(let id, _):
+                    guard let connection = connections[id], connection.isReading else { continue }
+                    if connection.isWebSocket { queue(WebSocketFrame.close(.normal), on: connection) }
+                    finish(connection)
                 }
-                emit(.log(event))
-            case .journal(let record):
-                emit(.journal(record))
-            case .send(let id, let bytes):
-                guard let connection = connections[id], connection.isReading else { continue }
-                guard connection.isWebSocket else {
-                    queue(bytes, on: connection)
-                    continue
-                }
-                queue(framed(bytes, framing: &framing), on: connection)
-            case .broadcast(let ids, let bytes):
-                broadcast(bytes, to: ids, framing: &framing)
-            case .close(let id, _):
-                guard let connection = connections[id], connection.isReading else { continue }
-                if connection.isWebSocket { queue(WebSocketFrame.close(.normal), on: connection) }
-                finish(connection)
             }
         }
     }

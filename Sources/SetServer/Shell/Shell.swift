@@ -198,34 +198,40 @@ final class Shell {
         var batch = actions
         while !batch.isEmpty {
             var next: [Action] = []
-            for action in batch {
-                switch action {
-                case .write(let id, let bytes):
-                    guard let link = links[id], link.channel.enqueue(bytes) else { continue }
-                    markForFlush(link)
-                case .broadcast(let ids, let bytes):
-                    enqueue(bytes, on: audience(ids))
-                case .finish(let id):
-                    links[id]?.channel.finish()
-                case .close(let id):
-                    links[id]?.channel.close()
-                case .journal(let box):
-                    journal?.append(box.record)
-                case .commitJournal:
-                    next = engine.journalCommitted(commitJournal(), at: SystemClock.now())
-                case .log(let event):
-                    logger.log(event)
-                case .exit(let status, let reason):
-                    logger.log(.error, "stopping", [("reason", reason)])
-                    die()
-                    onFatal(status)
-                    return
-                case .wake(let uptime):
-                    let delay = max(0, uptime - SystemClock.now().uptime)
-                    wakeTimer?.schedule(
-                        deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .milliseconds(5))
+            // Each action read in place, not copied out: a copy holds every reference in its payload
+            // for the turn, an atomic pair each (issue 28).
+            let stopped = batch.withUnsafeBufferPointer { actions in
+                for index in actions.indices {
+                    switch actions[index] {
+                    case .write(let id, let bytes):
+                        guard let link = links[id], link.channel.enqueue(bytes) else { continue }
+                        markForFlush(link)
+                    case .broadcast(let ids, let bytes):
+                        enqueue(bytes, on: audience(ids))
+                    case .finish(let id):
+                        links[id]?.channel.finish()
+                    case .close(let id):
+                        links[id]?.channel.close()
+                    case .journal(let box):
+                        journal?.append(box.record)
+                    case .commitJournal:
+                        next = engine.journalCommitted(commitJournal(), at: SystemClock.now())
+                    case .log(let event):
+                        logger.log(event)
+                    case .exit(let status, let reason):
+                        logger.log(.error, "stopping", [("reason", reason)])
+                        die()
+                        onFatal(status)
+                        return true
+                    case .wake(let uptime):
+                        let delay = max(0, uptime - SystemClock.now().uptime)
+                        wakeTimer?.schedule(
+                            deadline: .now() + .nanoseconds(Int(delay * 1e9)), leeway: .milliseconds(5))
+                    }
                 }
+                return false
             }
+            if stopped { return }
             batch = next
         }
         // Lines that wait for the next pass are handled after this pass's flush, which must then come.
