@@ -212,7 +212,13 @@ public final class SocketChannel {
             // The pointers are good until the write below returns: the queue does not change meanwhile.
             let count = output.gather(into: vectors)
             return Result { () throws(SocketError) in
-                try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
+                // One buffer (the usual queue: a pass's lines, copied together) leaves with a plain
+                // `send`, which spares the kernel reading in a message header and a vector.
+                if count == 1 {
+                    return try socket.write(
+                        UnsafeRawBufferPointer(start: vectors[0].iov_base, count: vectors[0].iov_len))
+                }
+                return try socket.write(gathering: UnsafeMutableBufferPointer(rebasing: vectors[..<count]))
             }
         }
     }
