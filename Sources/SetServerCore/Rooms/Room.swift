@@ -393,7 +393,7 @@ final class Room {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines {
-            bytes += line.text.utf8
+            line.append(to: &bytes)
             bytes.append(0x0A)
         }
         broadcast(bytes: bytes, except: skipped)
