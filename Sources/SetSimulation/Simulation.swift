@@ -518,6 +518,8 @@ public final class Simulation {
     var placeScratch = [UInt8](repeating: 0, count: Card.universe.count)
     /// Each mode's deck by card index, for the partition check.
     var deckMembership: [SetMode: [Bool]] = [:]
+    /// Each mode's deck size, for the partition check.
+    var deckCounts: [SetMode: Int] = [:]
 
     /// Adds a line to the trace, if it is kept; `line` is only made then.
     func note(_ line: @autoclosure () -> String) {
