@@ -36,6 +36,8 @@ final class SimulatedClient {
     var isReading = true
     /// Bytes delivered and not read yet.
     var inbox: [UInt8] = []
+    /// Whether bytes were delivered since the simulation last had it read (it reads only those clients).
+    var hasArrived = false
     /// Whether the WebSocket's `101` was read (a browser reads frames after it).
     var isUpgraded = false
     /// What it knows of its room, from the lines it read.
