@@ -51,7 +51,9 @@ public final class Simulation {
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
     /// Whether the trace is kept (a batch of seeds keeps none: it only needs to know which fail).
-    public var isTracing = true
+    public var isTracing = true {
+        didSet { for client in clients { client.keepsFinals = isTracing } }
+    }
     /// Lines clients sent, the measure of the simulation's speed.
     public private(set) var commands = 0
     /// Each name's last rating per mode, as the journal said, for the zero-sum check.
