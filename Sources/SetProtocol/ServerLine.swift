@@ -118,72 +118,13 @@ public enum ServerLine: Equatable, Sendable {
 }
 
 extension ServerLine {
-    /// The line as sent, without the LF.
+    /// The line as sent, without the LF: its bytes (``append(to:)``) read as UTF-8, which they are (every
+    /// word is a string's UTF-8 or a number's digits).
     public var text: String {
-        switch self {
-        case .greeting(let version, let text): return "SETD \(version) \(text)"
-        case .ok(let verb, let detail): return detail.isEmpty ? "OK \(verb)" : "OK \(verb) \(detail)"
-        case .err(let verb, let code, let text): return "ERR \(verb) \(code.rawValue) \(text)"
-        case .room(let name, let game, let players, let status):
-            return "ROOM \(name) \(game.rawValue) \(players) \(status.rawValue)"
-        case .options(let pairs): return (["OPTIONS"] + pairs.map { "\($0)=\($1)" }).joined(separator: " ")
-        case .board(let revision, let cards):
-            return (["BOARD", "\(revision)"] + cards.map { "\($0.position):\($0.card)" }).joined(
-                separator: " ")
-        case .deck(let n): return "DECK \(n)"
-        case .chain(let cards): return "CHAIN " + (cards.isEmpty ? "-" : cards.joined(separator: " "))
-        case .turn(let name): return "TURN \(name)"
-        case .found(let total, let claims):
-            return (["FOUND", "\(claims.count)", "\(total)"] + claims.map { $0.joined(separator: ",") })
-                .joined(separator: " ")
-        case .clock(let ms, let isRunning): return "CLOCK \(ms) \(isRunning ? "running" : "paused")"
-        case .player(let name, let score, let isOnline):
-            return "PLAYER \(name) \(score) \(isOnline ? "online" : "away")"
-        case .joined(let name): return "JOINED \(name)"
-        case .left(let name): return "LEFT \(name)"
-        case .set(let name, let cards): return (["SET", name] + cards).joined(separator: " ")
-        case .wrong(let name, let penalty, let cards, let why):
-            return (["WRONG", name, "\(penalty)"] + cards + [":", why]).joined(separator: " ")
-        case .chose(let name, let points, let text): return "CHOSE \(name) \(points) \(text)"
-        case .chat(let name, let text): return "CHAT \(name) \(text)"
-        case .newGame(let name): return "NEWGAME \(name)"
-        case .vote(let name, let votes, let needed, let options):
-            return (["VOTE", name, "\(votes)", "\(needed)"] + options.map { "\($0)=\($1)" }).joined(
-                separator: " ")
-        case .over(let scores):
-            return (["OVER"] + scores.map { "\($0.name):\($0.score)" }).joined(separator: " ")
-        case .hint(let position, let card): return "HINT \(position):\(card)"
-        case .history(let text): return "HISTORY \(text)"
-        case .help(let text): return "HELP \(text)"
-        case .ping(let token): return "PING \(token)"
-        case .bye(let reason): return "BYE \(reason)"
-        case .ready(let name, let ready, let seated): return "READY \(name) \(ready) \(seated)"
-        case .countdown(let n): return "COUNTDOWN \(n)"
-        case .host(let name): return "HOST \(name)"
-        case .kicked(let name, let host, let reason):
-            return reason.map { "KICKED \(name) \(host) \($0)" } ?? "KICKED \(name) \(host)"
-        case .countdownStopped: return "COUNTDOWN -"
-        case .unready(let name, let ready, let seated): return "UNREADY \(name) \(ready) \(seated)"
-        case .started(let ms): return "STARTED \(ms)"
-        case .proposal(nil): return "PROPOSAL -"
-        case .proposal(let p?):
-            return
-                (["PROPOSAL", "\(p.votes)", "\(p.needed)", p.voters.joined(separator: ",")]
-                + p.options.map { "\($0)=\($1)" }).joined(separator: " ")
-        case .locked(let host): return "LOCKED \(host)"
-        case .unlocked(let host): return "UNLOCKED \(host)"
-        case .stats(let entry): return entry.text
-        case .duration(let ms): return "DURATION \(ms)"
-        case .rating(let entry): return entry.text
-        case .top(let rank, let name, let rating, let games): return "TOP \(rank) \(name) \(rating) \(games)"
-        case .token(let token): return "TOKEN \(token)"
-        case .notice(let text): return "NOTICE \(text)"
-        case .rematch(let name, let offers, let needed): return "REMATCH \(name) \(offers) \(needed)"
-        case .standings(let games): return "STANDINGS \(games)"
-        case .standing(let row): return row.text
-        case .csv(let text): return "CSV \(text)"
-        case .unknown(let text): return text
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        append(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether this line ends a reply (`OK …` or `ERR …`).

@@ -120,12 +120,3 @@ final class Outbox {
         }
     }
 }
-
-extension ServerLine {
-    /// The line as sent: its text and an LF.
-    var bytes: [UInt8] {
-        var text = self.text
-        text.append("\n")
-        return Array(text.utf8)
-    }
-}

@@ -28,7 +28,7 @@ extension ServerCore {
             let reply = run(command, from: connection, at: now)
             // The reply goes after the events the command caused, which the rooms queued while it ran.
             switch reply {
-            case .success(let lines) where lines == Self.chatReply:
+            case .success(let lines) where lines.count == 1 && Self.isChatReply(lines[0]):
                 outbox.send(Self.chatReplyBytes, to: connection.id)
             case .success(let lines): for line in lines { outbox.send(line, to: connection.id) }
             case .failure(let error):
@@ -166,6 +166,13 @@ extension ServerCore {
     /// chats thousands of lines a second).
     static let chatReply: [ServerLine] = [OKDetail.plain(.chat).line]
     static let chatReplyBytes = chatReply[0].bytes
+
+    /// Whether `line` is `OK CHAT`, told by its case (comparing lines compares their texts, two strings
+    /// made a reply). Any other line whose text is that sends the same bytes through its own.
+    static func isChatReply(_ line: ServerLine) -> Bool {
+        guard case .ok(let verb, let detail) = line else { return false }
+        return detail.isEmpty && verb == "CHAT"
+    }
 
     /// Logs a refusal the host should know about — a room not made for a limit (`TOOMANYROOMS`) — at
     /// `warn` as `refuse-room`; the engine lets one such line through a second, with the count.

@@ -130,7 +130,8 @@ public final class ServerCore {
         // Only the clients something is due for are sorted (most seconds, none): what is due depends on
         // the time alone, and dealing with one client makes nothing due for another.
         let due = clients.compactMap { client in dueTimer(of: client, at: time).map { (client, $0) } }
-        for (client, timer) in due.sorted(by: { $0.0.id < $1.0.id }) {
+        // (Nothing sorted when nothing is due: sorting even an empty list makes a new one.)
+        for (client, timer) in due.isEmpty ? [] : due.sorted(by: { $0.0.id < $1.0.id }) {
             switch timer {
             case .registration:
                 outbox.log(.info, "unregistered", [("id", "\(client.id)"), ("peer", client.peer)])
@@ -153,7 +154,7 @@ public final class ServerCore {
         let expired = sessionsByName.filter { session in
             session.awaySince.map { time - $0 > configuration.grace } ?? false
         }
-        for session in expired.sorted(by: { $0.name < $1.name }) {
+        for session in expired.isEmpty ? [] : expired.sorted(by: { $0.name < $1.name }) {
             outbox.log(.info, "grace-expired", [("name", session.name)])
             release(session)
         }

@@ -36,6 +36,8 @@ final class SimulatedClient {
     var isReading = true
     /// Bytes delivered and not read yet.
     var inbox: [UInt8] = []
+    /// Whether bytes were delivered since the simulation last had it read (it reads only those clients).
+    var hasArrived = false
     /// Whether the WebSocket's `101` was read (a browser reads frames after it).
     var isUpgraded = false
     /// What it knows of its room, from the lines it read.
@@ -44,6 +46,10 @@ final class SimulatedClient {
     var earlierBoard: (revision: Int, cards: [Card])?
     /// Final lines (`OK …`/`ERR …`) read since the trace last took them.
     var finals: [String] = []
+    /// Whether final lines are kept for the trace (a batch of seeds keeps no trace).
+    var keepsFinals = true
+    /// The verbs whose `OK` the client reads the detail of.
+    private static let verbsRead: Set<String> = ["HELLO", "JOIN", "WATCH", "RESUME", "STATE", "LEAVE"]
     /// Lines the client could not read as the protocol says (a bug, if any).
     var protocolProblems: [String] = []
 
@@ -105,7 +111,7 @@ final class SimulatedClient {
     private func take(_ bytes: ArraySlice<UInt8>) {
         let line = ServerLine(parsing: bytes)
         func text() -> String { String(decoding: bytes, as: UTF8.self) }
-        if line.isFinal { finals.append(text()) }
+        if line.isFinal, keepsFinals { finals.append(text()) }
         // The board before a new one (worked out only for a board line: most lines are not).
         if case .board = line, view.room != nil {
             let cards = view.setCards.compactMap { $0 }
@@ -113,14 +119,16 @@ final class SimulatedClient {
         }
         _ = view.apply(line)
         if case .unknown = line { protocolProblems.append(text()) }
-        if case .bye = line { finals.append(text()) }
+        if case .bye = line, keepsFinals { finals.append(text()) }
         // A RESUME retired the token presented; this one takes the seat back from now on.
         if case .token(let fresh) = line { token = fresh }
         guard line.isFinal else { return sinceFinal.append(line) }
         // A snapshot (the reply to JOIN, WATCH, RESUME, STATE) is the whole room: the view is rebuilt
         // from exactly its data lines, as set-cli starts again at a snapshot.
         if case .err(let verb, .badToken, _) = line, verb == "RESUME" { token = nil }
-        if let detail = line.okDetail {
+        // Only these verbs' replies change what the client knows; the others' details are not read
+        // (``OKDetail`` reads a detail by its verb, so no other verb's could be one of these).
+        if case .ok(let verb, _) = line, Self.verbsRead.contains(verb), let detail = line.okDetail {
             switch detail {
             case .hello(_, let token): self.token = token
             case .join, .watch, .resume, .state:

@@ -119,38 +119,11 @@ extension Simulation {
             // Counted in a scratch array kept between checks, and only the cards in play and in the
             // mode's deck are visited (not every card of every mode's deck).
             let mode = state.options.mode
-            let inDeck = deckMembership(of: mode)
-            var place: [UInt8] = []
-            swap(&place, &placeScratch)
-            defer {
-                for card in state.board { place[card.index] = 0 }
-                for card in state.deck { place[card.index] = 0 }
-                for taken in state.takenSets { for card in taken.cards { place[card.index] = 0 } }
-                swap(&place, &placeScratch)
-            }
-            for card in state.board { place[card.index] &+= 1 }
-            for card in state.deck { place[card.index] &+= 1 }
-            for taken in state.takenSets {
-                for card in taken.cards { place[card.index] |= 0x80 }
-            }
-            func count(_ index: Int) -> Int {
-                let dealt = Int(place[index] & 0x7F)
-                let taken = place[index] & 0x80 == 0 ? 0 : 1
-                return mode.isPuzzle && dealt > 0 ? dealt : dealt + taken
-            }
-            // A card of another mode's deck is in no place.
-            let stranger =
-                state.board.first { !inDeck[$0.index] } ?? state.deck.first { !inDeck[$0.index] }
-                ?? state.takenSets.lazy.compactMap { $0.cards.first { !inDeck[$0.index] } }.first
-            if let card = stranger {
-                return fail("\(room.name): \(card.code) is in \(count(card.index)) places")
-            }
-            for card in mode.cards {
-                let count = count(card.index)
-                // A puzzle board that moved on took its cards no set used out of play: in no place.
-                guard count == 1 || (mode.isPuzzle && count == 0) else {
-                    return fail("\(room.name): \(card.code) is in \(count) places")
-                }
+            if let problem = Self.partitionProblem(
+                board: state.board, deck: state.deck, taken: state.takenSets.lazy.map(\.cards), mode: mode,
+                inDeck: deckMembership(of: mode), deckCount: inDeckCount(of: mode), scratch: &placeScratch)
+            {
+                return fail("\(room.name): \(problem)")
             }
             for (name, score) in state.scores {
                 let sets = state.takenSets.count { $0.player == name }
@@ -161,9 +134,7 @@ extension Simulation {
                 }
             }
         case .matchismo(let state):
-            if state.slots.count + state.deckCount != 52
-                || Set(state.slots.map(\.card)).count != state.slots.count
-            {
+            if state.slots.count + state.deckCount != 52 || Self.holdsACardTwice(state.slots.map(\.card)) {
                 return fail("\(room.name): the Matchismo board and deck are not 52 cards")
             }
             // Once a long game forgot its oldest choices (GameLogLimit), the history no longer sums up.
@@ -182,54 +153,167 @@ extension Simulation {
         for client in clients where client.isConnected && client.isReading && client.inbox.isEmpty {
             // Only a client that took its seat on this connection knows the room (a snapshot said so).
             guard client.view.room != nil, let token = client.token,
-                let room = rooms.first(where: { room in
+                let index = rooms.firstIndex(where: { room in
                     room.seats.contains { $0.token == token && $0.isOnline }
                 })
             else { continue }
-            let view = client.view
-            func mismatch(_ what: String) { fail("\(client.name) sees \(what) in \(room.name)") }
-            guard view.room == room.name else { return mismatch("room \(view.room ?? "none")") }
-            let seats = room.seats.map(\.name)
-            guard view.players.map(\.name) == seats else {
-                return mismatch("players \(view.players.map(\.name)), not \(seats)")
+            checkView(of: client, in: rooms[index])
+            if failure != nil { return }
+        }
+    }
+
+    /// One client's view against its room (see ``checkViews(_:)``): the room passed as it is held, not
+    /// copied, and the view compared in place, with no list made for the comparison.
+    private func checkView(of client: SimulatedClient, in room: RoomSnapshot) {
+        let view = client.view
+        func mismatch(_ what: String) { fail("\(client.name) sees \(what) in \(room.name)") }
+        guard view.room == room.name else { return mismatch("room \(view.room ?? "none")") }
+        let seats = room.seats
+        guard view.players.count == seats.count,
+            zip(view.players, seats).allSatisfy({ $0.name == $1.name })
+        else {
+            return mismatch("players \(view.players.map(\.name)), not \(seats.map(\.name))")
+        }
+        switch room.game {
+        case .set(let state):
+            let isWaiting = room.night.isWaiting
+            if state.options.mode.dealsFaceDown {
+                // Memory: every card face down, as many as the game has.
+                let faceDown = view.board.allSatisfy { $0 == .playing(nil, isMatched: false) }
+                guard faceDown, view.board.count == (isWaiting ? 0 : state.board.count) else {
+                    return mismatch("a memory board that is not all face down")
+                }
+            } else if !Self.showsExactly(isWaiting ? [] : state.board, on: view.board) {
+                return mismatch("another board")
             }
-            switch room.game {
-            case .set(let state):
-                let isWaiting = room.night.isWaiting
-                let board = view.setCards.compactMap { $0 }
-                if state.options.mode.dealsFaceDown {
-                    // Memory: every card face down, as many as the game has.
-                    let faceDown = view.board.allSatisfy { $0 == .playing(nil, isMatched: false) }
-                    guard faceDown, view.board.count == (isWaiting ? 0 : state.board.count) else {
-                        return mismatch("a memory board that is not all face down")
-                    }
-                } else if board != (isWaiting ? [] : state.board) {
-                    return mismatch("another board")
-                }
-                guard view.deckCount == state.deck.count + (isWaiting ? state.board.count : 0) else {
-                    return mismatch("deck \(view.deckCount)")
-                }
-                guard view.revision == state.revision else {
-                    return mismatch("revision \(view.revision), not \(state.revision)")
-                }
-                for player in view.players where player.score != state.scores[player.name, default: 0] {
-                    return mismatch(
-                        "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
-                }
-            case .matchismo(let state):
-                guard view.revision == state.revision else {
-                    return mismatch("revision \(view.revision), not \(state.revision)")
-                }
-                let slots: [GameView.Slot] = state.slots.map { slot in
-                    .playing(slot.isFaceUp || slot.isMatched ? slot.card : nil, isMatched: slot.isMatched)
-                }
-                if !room.night.isWaiting, view.board != slots { return mismatch("another Matchismo board") }
-                for player in view.players where player.score != state.scores[player.name, default: 0] {
-                    return mismatch(
-                        "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
-                }
+            guard view.deckCount == state.deck.count + (isWaiting ? state.board.count : 0) else {
+                return mismatch("deck \(view.deckCount)")
+            }
+            guard view.revision == state.revision else {
+                return mismatch("revision \(view.revision), not \(state.revision)")
+            }
+            for player in view.players where player.score != state.scores[player.name, default: 0] {
+                return mismatch(
+                    "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
+            }
+        case .matchismo(let state):
+            guard view.revision == state.revision else {
+                return mismatch("revision \(view.revision), not \(state.revision)")
+            }
+            let slots: [GameView.Slot] = state.slots.map { slot in
+                .playing(slot.isFaceUp || slot.isMatched ? slot.card : nil, isMatched: slot.isMatched)
+            }
+            if !room.night.isWaiting, view.board != slots { return mismatch("another Matchismo board") }
+            for player in view.players where player.score != state.scores[player.name, default: 0] {
+                return mismatch(
+                    "\(player.name) at \(player.score), not \(state.scores[player.name, default: 0])")
             }
         }
+    }
+
+    /// Whether the SET cards of `board`, in order (its other slots left out), are exactly `cards`: what
+    /// `board`'s `setCards` with the gaps dropped compares equal to, walked in place.
+    static func showsExactly(_ cards: [Card], on board: [GameView.Slot]) -> Bool {
+        var next = 0
+        for slot in board {
+            guard case .set(let card) = slot else { continue }
+            guard next < cards.count, cards[next] == card else { return false }
+            next += 1
+        }
+        return next == cards.count
+    }
+
+    /// The first card of `mode`'s deck not in exactly one place (board, deck or a taken set) — or a
+    /// card of another deck in play — as the failure says it, or `nil`. `inDeck` tells `mode`'s cards by
+    /// index and `deckCount` counts them; `scratch` is all zero and left so (the places are counted there).
+    ///
+    /// In chain mode a taken card may be in two sets (but never also on the board or deck); in puzzle a
+    /// found set stays on the board until the board moves on, and a board that moved on took the cards
+    /// no set used out of play (in no place).
+    static func partitionProblem(
+        board: [Card], deck: [Card], taken: some Sequence<[Card]>, mode: SetMode, inDeck: [Bool],
+        deckCount: Int, scratch: inout [UInt8]
+    ) -> String? {
+        var place: [UInt8] = []
+        swap(&place, &scratch)
+        defer {
+            for card in board { place[card.index] = 0 }
+            for card in deck { place[card.index] = 0 }
+            for cards in taken { for card in cards { place[card.index] = 0 } }
+            swap(&place, &scratch)
+        }
+        // While marking, what decides the check is noted on the way (see `isPartition` below), so that
+        // a board that partitions the deck — nearly always — is not visited card by card again.
+        var isStranger = false
+        var isTwice = false
+        var marked = 0
+        for card in board {
+            isStranger = isStranger || !inDeck[card.index]
+            isTwice = isTwice || place[card.index] != 0
+            marked &+= place[card.index] == 0 ? 1 : 0
+            place[card.index] &+= 1
+        }
+        for card in deck {
+            isStranger = isStranger || !inDeck[card.index]
+            isTwice = isTwice || place[card.index] != 0
+            marked &+= place[card.index] == 0 ? 1 : 0
+            place[card.index] &+= 1
+        }
+        var isTakenAndDealt = false
+        for cards in taken {
+            for card in cards {
+                isStranger = isStranger || !inDeck[card.index]
+                isTakenAndDealt = isTakenAndDealt || place[card.index] & 0x7F != 0
+                marked &+= place[card.index] == 0 ? 1 : 0
+                place[card.index] |= 0x80
+            }
+        }
+        // The rule below, card by card, holds exactly when: no card of another deck is in play, no card
+        // is dealt twice (board and deck: a count of 2 either way), and — but in puzzle, where a dealt
+        // card's count is how often it is dealt and an undealt one's 0 or 1 (taken) — no taken card is
+        // also dealt and every card of the deck is somewhere (all marked cards are of the deck and each
+        // is in one place, so as many are marked as the deck has).
+        let isPartition =
+            !isStranger && !isTwice && (mode.isPuzzle || (!isTakenAndDealt && marked == deckCount))
+        if isPartition { return nil }
+        func count(_ index: Int) -> Int {
+            let dealt = Int(place[index] & 0x7F)
+            let taken = place[index] & 0x80 == 0 ? 0 : 1
+            return mode.isPuzzle && dealt > 0 ? dealt : dealt + taken
+        }
+        // A card of another mode's deck is in no place.
+        let stranger =
+            board.first { !inDeck[$0.index] } ?? deck.first { !inDeck[$0.index] }
+            ?? taken.lazy.compactMap { $0.first { !inDeck[$0.index] } }.first
+        if let card = stranger { return "\(card.code) is in \(count(card.index)) places" }
+        for card in mode.cards {
+            let count = count(card.index)
+            // A puzzle board that moved on took its cards no set used out of play: in no place.
+            guard count == 1 || (mode.isPuzzle && count == 0) else {
+                return "\(card.code) is in \(count) places"
+            }
+        }
+        return "the partition check's summary and its card-by-card rule disagree"
+    }
+
+    /// Whether `cards` hold a card twice: a bit per card (13 ranks of 4 suits fit 64), not a set hashed.
+    static func holdsACardTwice(_ cards: [PlayingCard]) -> Bool {
+        var seen: UInt64 = 0
+        for card in cards {
+            guard (1...13).contains(card.rank) else { return Set(cards).count != cards.count }
+            let bit: UInt64 = 1 << UInt64(card.suit.rawValue * 16 + card.rank)
+            if seen & bit != 0 { return true }
+            seen |= bit
+        }
+        return false
+    }
+
+    /// How many cards `mode`'s deck has (worked out once per mode).
+    private func inDeckCount(of mode: SetMode) -> Int {
+        if let known = deckCounts[mode] { return known }
+        let count = mode.cards.count
+        deckCounts[mode] = count
+        return count
     }
 
     /// Which cards of every mode's deck are in `mode`'s, by index (worked out once per mode).

@@ -51,7 +51,9 @@ public final class Simulation {
     /// The trace, one line per event (and per fault), with no timings: two runs compare byte for byte.
     public private(set) var trace: [String] = []
     /// Whether the trace is kept (a batch of seeds keeps none: it only needs to know which fail).
-    public var isTracing = true
+    public var isTracing = true {
+        didSet { for client in clients { client.keepsFinals = isTracing } }
+    }
     /// Lines clients sent, the measure of the simulation's speed.
     public private(set) var commands = 0
     /// Each name's last rating per mode, as the journal said, for the zero-sum check.
@@ -454,6 +456,10 @@ public final class Simulation {
         for id in ids {
             guard let client = byConnection[id], client.connection == id else { continue }
             client.inbox += bytes
+            if !client.hasArrived {
+                client.hasArrived = true
+                arrived.append(client)
+            }
         }
     }
 
@@ -498,7 +504,16 @@ public final class Simulation {
             }
             batch = next
         }
-        for client in clients where client.isConnected { client.read() }
+        // The clients bytes arrived for read them (reading is a function of a client's own bytes, so
+        // one with none new would read nothing; a stalled one reads when it reads again).
+        if !arrived.isEmpty {
+            let reading = arrived
+            arrived = []
+            for client in reading {
+                client.hasArrived = false
+                client.read()
+            }
+        }
         engine.flushed(
             backlogged: clients.compactMap { client in
                 guard let id = client.connection, !client.isReading, !client.inbox.isEmpty else { return nil }
@@ -514,10 +529,14 @@ public final class Simulation {
     }
 
     var pendingRatings: [(key: String, bits: UInt64)] = []
+    /// The clients bytes were delivered to since the last reading, each once.
+    private var arrived: [SimulatedClient] = []
     /// Where each card is, for the partition check: zero between checks (each check clears what it set).
     var placeScratch = [UInt8](repeating: 0, count: Card.universe.count)
     /// Each mode's deck by card index, for the partition check.
     var deckMembership: [SetMode: [Bool]] = [:]
+    /// Each mode's deck size, for the partition check.
+    var deckCounts: [SetMode: Int] = [:]
 
     /// Adds a line to the trace, if it is kept; `line` is only made then.
     func note(_ line: @autoclosure () -> String) {

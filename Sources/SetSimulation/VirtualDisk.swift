@@ -35,7 +35,7 @@ struct VirtualDisk {
     /// Appends a record; it reaches `bytes` at the next commit.
     mutating func append(_ record: JournalRecord) {
         guard !isUnavailable else { return }
-        appended += record.line
+        record.appendLine(to: &appended)
         appendedRecords.append(record)
     }
 
@@ -93,7 +93,7 @@ struct VirtualDisk {
         bodies.reserveCapacity(records.count)
         for record in records {
             let body = record.body
-            bytes += JournalCoding.line(body: body)
+            JournalCoding.appendLine(body: body, to: &bytes)
             bodies.append(body)
         }
         appended = []

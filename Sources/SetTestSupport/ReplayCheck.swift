@@ -157,15 +157,30 @@ public struct ReplayCheck {
         var sources: [Int?] = []
         var counts: [String: Int] = [:]
         var newest: [String: Int] = [:]
-        for (index, record) in snapshot.enumerated() {
-            guard case .archive(let room, _) = record else {
-                records.append(record)
+        // A room's games come one after the other (a snapshot writes the archive room by room): each run
+        // of them is counted, and the tables (a name hashed twice a game, hundreds of games a check) are
+        // touched once a run. Runs of one room apart from each other would still add up.
+        var run: (room: String, count: Int, last: Int)?
+        func endRun() {
+            guard let run else { return }
+            counts[run.room, default: 0] += run.count
+            newest[run.room] = run.last
+        }
+        for index in snapshot.indices {
+            guard case .archive(let room, _) = snapshot[index] else {
+                records.append(snapshot[index])
                 sources.append(index)
                 continue
             }
-            counts[room, default: 0] += 1
-            newest[room] = index
+            if run?.room == room {
+                run!.count += 1
+                run!.last = index
+            } else {
+                endRun()
+                run = (room, 1, index)
+            }
         }
+        endRun()
         // Each room's key made once, from its newest game (not for every game of the archive).
         var keys: [String: String] = [:]
         for (room, index) in newest {

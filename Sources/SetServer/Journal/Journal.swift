@@ -60,7 +60,7 @@ final class Journal {
     /// unavailable are dropped: the rewrite that ends the outage captures their effect.
     func append(_ record: JournalRecord) {
         guard problem == nil else { return }
-        pending += record.line
+        record.appendLine(to: &pending)
         recordsSinceSnapshot += 1
     }
 
@@ -124,7 +124,7 @@ final class Journal {
     func compact(to records: [JournalRecord]) throws(FileSystem.Failure) {
         write()
         var bytes: [UInt8] = []
-        for record in records { bytes += record.line }
+        for record in records { record.appendLine(to: &bytes) }
         try FileSystem.replace(path, with: bytes, via: directory.temporaryPath, in: directory.path)
         let reopened = try FileSystem.open(path, O_WRONLY | O_APPEND, for: "open")
         close(fd)

@@ -155,15 +155,24 @@ public enum JournalCoding {
 
     /// A whole record: `body`, ` ~`, its checksum, LF.
     public static func line(body: [UInt8]) -> [UInt8] {
-        var out = body
+        var out: [UInt8] = []
         out.reserveCapacity(body.count + 11)
-        out += [0x20, 0x7E]
+        appendLine(body: body, to: &out)
+        return out
+    }
+
+    /// Appends the whole record of `body` (as ``line(body:)`` makes it) to `out`: a journal's pending
+    /// bytes and a rewrite take each line where it goes, with no array made for it in between (and the
+    /// body copied once, where it had been copied twice).
+    public static func appendLine(body: [UInt8], to out: inout [UInt8]) {
+        out += body
+        out.append(0x20)
+        out.append(0x7E)
         let sum = checksum(body)
         for shift in stride(from: 28, through: 0, by: -4) {
             out.append(hex[Int((sum >> UInt32(shift)) & 0xF)])
         }
         out.append(0x0A)
-        return out
     }
 
     /// The body of a record line (without its LF) whose checksum is right, or `nil`.

@@ -179,6 +179,9 @@ extension JournalRecord {
     /// The whole line as written: body, checksum, LF.
     public var line: [UInt8] { JournalCoding.line(body: body) }
 
+    /// Appends ``line`` to `out`, with no array made for the line alone.
+    public func appendLine(to out: inout [UInt8]) { JournalCoding.appendLine(body: body, to: &out) }
+
     /// Reads a record from a body whose checksum was verified.
     public init(body: ArraySlice<UInt8>) throws(JournalFormatError) {
         var reader = RecordReader(body: body)

@@ -393,7 +393,7 @@ final class Room {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines {
-            bytes += line.text.utf8
+            line.append(to: &bytes)
             bytes.append(0x0A)
         }
         broadcast(bytes: bytes, except: skipped)
@@ -548,13 +548,19 @@ extension Room {
             },
             game: state,
             night: RoomSnapshot.Night(
-                isWaiting: isWaiting, ready: readyNames.sorted(), host: host, isLocked: isLocked,
-                kicked: kicked.sorted(), bans: bans.values.sorted { $0.name < $1.name }, tally: tally,
+                isWaiting: isWaiting, ready: Self.sorted(readyNames), host: host, isLocked: isLocked,
+                kicked: Self.sorted(kicked),
+                bans: bans.isEmpty ? [] : bans.values.sorted { $0.name < $1.name },
+                tally: tally,
                 isCountingDown: hasCountdownBegun, recordEvents: recordEvents, recordOmitted: recordOmitted,
                 dealtIn: dealtIn,
                 standings: standings, rematchOffers: rematchOffers, pausedSeconds: pausedSeconds,
                 pausedAt: pausedAt))
     }
+
+    /// `names` in order; an empty set (most rooms', at most snapshots) is not sorted, which would make
+    /// a new empty list.
+    private static func sorted(_ names: Set<String>) -> [String] { names.isEmpty ? [] : names.sorted() }
 
     /// Rebuilds a room from its snapshot, seating `sessions` (the snapshot's seats, in order).
     convenience init(
