@@ -10,12 +10,13 @@ import PackageDescription
 /// version, so another package can use the `SetGame` library by branch or path only.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The run-time exclusivity checks are left out of release builds of the modules every delivered line
-/// and every command pass through (the engine, the core, the socket layer, the shell). Each access to a
-/// class's stored property, a global or a captured variable calls into the runtime to record it: flat out
-/// that was a tenth to a fifth of setd's CPU per delivered line (issue 28). Debug builds, and so `swift test` and
-/// the fuzzers, keep the checks: an overlapping access is a bug in our code, never something a client's
-/// input decides, and the tests run every path with the checks on.
+/// The run-time exclusivity checks are left out of release builds of the modules every delivered line and
+/// every command pass through (the rules, the protocol, the core, the engine, the socket layer, the shell),
+/// and of the simulator's (its checks and the test support it runs). Each access to a class's stored
+/// property, a global or a captured variable calls into the runtime to record it: flat out, that was a
+/// tenth to a fifth of setd's CPU per delivered line (issue 28). Debug builds, and so `swift test` and the
+/// fuzzers, keep the checks: an overlapping access is a bug in our code, never something a client's input
+/// decides, and the tests run every path with the checks on.
 let uncheckedInRelease: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
@@ -31,10 +32,12 @@ let package = Package(
     ],
     targets: [
         // The rules of SET and Matchismo: value types, no I/O, no clock, no global RNG.
-        .target(name: "SetGame", swiftSettings: optimizedInDebug),
+        .target(name: "SetGame", swiftSettings: optimizedInDebug + uncheckedInRelease),
         // Client lines to commands and server lines to text, and a client's view of a room built from
         // them (shared by the terminal client and the bots). Pure; no sockets.
-        .target(name: "SetProtocol", dependencies: ["SetGame"], swiftSettings: optimizedInDebug),
+        .target(
+            name: "SetProtocol", dependencies: ["SetGame"],
+            swiftSettings: optimizedInDebug + uncheckedInRelease),
         // SHA-1, for the WebSocket handshake, and PBKDF2-HMAC-SHA1, the slow salted hash name keys and room
         // passwords are stored as.
         .target(name: "SetDigest", swiftSettings: optimizedInDebug),
@@ -90,13 +93,14 @@ let package = Package(
             name: "SetTestSupport",
             dependencies: [
                 "SetEngine", "SetServerCore", "SetServer", "SetProtocol", "SetGame", "SetDigest", "SetWeb",
-            ], swiftSettings: optimizedInDebug),
+            ], swiftSettings: optimizedInDebug + uncheckedInRelease),
         .executableTarget(name: "setd", dependencies: ["SetServer", "SetServerCore", "SetSocket"]),
         .executableTarget(name: "set-cli", dependencies: ["SetTerminal"]),
         // The deterministic simulation of the whole server under faults (scripts/simulate.sh).
         .target(
             name: "SetSimulation",
-            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetGame", "SetTestSupport"]),
+            dependencies: ["SetEngine", "SetServerCore", "SetProtocol", "SetGame", "SetTestSupport"],
+            swiftSettings: uncheckedInRelease),
         .executableTarget(name: "set-sim", dependencies: ["SetSimulation"]),
         .executableTarget(name: "set-bench", dependencies: ["SetBots"]),
         .executableTarget(name: "game-bench", dependencies: ["SetGame", "SetProtocol"]),
