@@ -462,7 +462,7 @@ public final class Engine {
     /// Queues one protocol line (a reply the engine makes itself: `SLOWDOWN`, `TOOLONG`), framed for
     /// a WebSocket.
     func queue(lineBytes line: ServerLine, on connection: Connection) {
-        let bytes = Array((line.text + "\n").utf8)
+        let bytes = line.bytes
         queue(connection.isWebSocket ? WebSocketLines.frames(forLines: bytes) : bytes, on: connection)
     }
 
