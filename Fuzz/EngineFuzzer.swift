@@ -6,7 +6,8 @@
 // Checked after every operation, independently of the engine: no line leaves while a journal record
 // before it is unwritten (the journal gate); what a stalled client holds never passes the output cap;
 // the engine's connections are the ones opened and not closed; and, every few operations, the journal
-// written so far replays into a second core that holds the same state as the live one.
+// written so far replays into a second core (Fuzz/EngineShadow.swift) that holds the same state as the
+// live one.
 
 import SetEngine
 import SetServerCore
@@ -44,8 +45,8 @@ struct EngineFuzzer {
     var written: [JournalRecord] = []
     var failNextCommit = false
     var isDead = false
-    let shadow: ServerCore
-    var isShadowFresh = true
+    /// The journal written so far is replayed into it (Fuzz/EngineShadow.swift).
+    var shadow = ShadowCore()
     /// The bodies of the shadow core's snapshot records, as of the last replay into it.
     var shadowBodies: [[UInt8]]?
     var operations = 0
@@ -70,10 +71,20 @@ struct EngineFuzzer {
         return configuration
     }()
 
+    /// Whether the shadow core runs with the live core's settings, checked once per process: their
+    /// descriptions, field by field, spelled with the same module name.
+    static let isShadowConfigured: Bool = {
+        let live = String(describing: configuration)
+        require(
+            live == ShadowCore.configurationDescription,
+            "the shadow core's configuration differs:\n\(live)\n\(ShadowCore.configurationDescription)")
+        return true
+    }()
+
     init() {
+        _ = Self.isShadowConfigured
         // A short page: the page's 60 KB made per input would be most of an input's time.
         engine = Engine(configuration: Self.configuration, page: Self.page, random: .seeded(7))
-        shadow = ServerCore(configuration: Self.configuration)
     }
 
     mutating func run(_ input: inout FuzzInput) {
@@ -201,17 +212,6 @@ struct EngineFuzzer {
             "the engine has \(engine.connectionCount) connections, not \(open.count)")
     }
 
-    /// What each distinct journal line reads back as, read once per process: a line's record depends on
-    /// its bytes alone, and the engine's seeded randomness makes most inputs write the lines earlier
-    /// inputs wrote.
-    nonisolated(unsafe) static var readBack = ComputedOnce<JournalRecord?>()
-
-    /// The record a journal line (with its LF) reads as, checksum verified, or nil.
-    static func read(_ line: ArraySlice<UInt8>) -> JournalRecord? {
-        guard let body = JournalCoding.verifiedBody(line.dropLast()) else { return nil }
-        return try? JournalRecord(body: body)
-    }
-
     /// The journal written so far, replayed, holds the live state.
     ///
     /// The two states are compared as their snapshot records' bodies, encoded here once each: the
@@ -226,21 +226,11 @@ struct EngineFuzzer {
         fuzzTraceComparisons(0)
         defer { fuzzTraceComparisons(tracking) }
         if !written.isEmpty || shadowBodies == nil {
-            var reread: [JournalRecord] = []
-            for record in written {
-                let line = record.line
-                guard let back = Self.readBack.value(for: line[...], Self.read)
-                else { return require(false, "a record does not read back: \(record.text)") }
-                reread.append(back)
-            }
+            // The lines as the shell writes them to the disk, read back and replayed by the shadow.
+            let lines = written.map(\.line)
             written = []
-            do {
-                try shadow.replay(reread, isFirst: isShadowFresh)
-            } catch {
-                return require(false, "the journal does not replay: \(error)")
-            }
-            isShadowFresh = false
-            shadowBodies = shadow.snapshotRecords().map(\.body)
+            if let failure = shadow.replay(lines) { return require(false, failure) }
+            shadowBodies = shadow.snapshotBodies
         }
         let live = engine.core.snapshotRecords().map(\.body)
         require(
