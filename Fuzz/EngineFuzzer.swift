@@ -227,10 +227,12 @@ struct EngineFuzzer {
         defer { fuzzTraceComparisons(tracking) }
         if !written.isEmpty || shadowBodies == nil {
             // The lines as the shell writes them to the disk, read back and replayed by the shadow.
-            let lines = written.map(\.line)
+            shadow.append(written.map(\.line))
             written = []
-            if let failure = shadow.replay(lines) { return require(false, failure) }
-            shadowBodies = shadow.snapshotBodies
+            switch shadow.snapshotBodies() {
+            case .success(let bodies): shadowBodies = bodies
+            case .failure(let failure): return require(false, failure.reason)
+            }
         }
         let live = engine.core.snapshotRecords().map(\.body)
         require(

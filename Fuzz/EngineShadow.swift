@@ -14,13 +14,25 @@
 
 import SetServerCoreShadow
 
-/// A core restored from journal lines, a batch at a time, as the daemon restores one at start-up.
+/// A core restored from journal lines, a batch at a time, as the daemon restores one at start-up, and
+/// the bodies of its snapshot records after each batch.
+///
+/// What a core restored from a journal holds is a pure function of the journal's lines, and the seeded
+/// engine writes the same journal up to the byte where an input differs from the one it was mutated
+/// from: so the snapshot bodies are kept per journal (by a digest of every line so far) and replayed and
+/// encoded once per process for each. A journal met again is compared with the bodies its replay gave
+/// the first time, byte for byte, as the replay itself would be; its lines wait, and are replayed into
+/// this core only when a longer journal is new. `FUZZ_NO_CACHE=1` replays every batch.
 struct ShadowCore {
     private let core: ServerCore
     private var isFresh = true
+    /// Lines written since the last replay into `core`, in order.
+    private var pending: [[UInt8]] = []
+    /// Every line written so far.
+    private var journal = RunningDigest()
 
     /// The configuration the shadow core runs with, made once per process: the engine target's own
-    /// (`EngineFuzzer.configuration`, compared field by field at start-up by `describesSameSettings`).
+    /// (`EngineFuzzer.configuration`, compared field by field at start-up by `isShadowConfigured`).
     static let configuration: ServerConfiguration = {
         var configuration = ServerConfiguration()
         configuration.seed = 7
@@ -40,6 +52,12 @@ struct ShadowCore {
         core = ServerCore(configuration: Self.configuration)
     }
 
+    /// Past this many journals the kept bodies are dropped: a bound on memory.
+    private static var capacity: Int { 1 << 13 }
+
+    /// The snapshot bodies each journal replayed to, by the digest of its lines.
+    nonisolated(unsafe) private static var bodiesByJournal: [ByteDigest: [[UInt8]]] = [:]
+
     /// What each distinct journal line reads back as, read once per process: a line's record depends on
     /// its bytes alone, and the engine's seeded randomness makes most inputs write the lines earlier
     /// inputs wrote.
@@ -51,28 +69,48 @@ struct ShadowCore {
         return try? JournalRecord(body: body)
     }
 
-    /// Replays `lines` (each a whole journal line with its LF, in the order written); the reason they do
-    /// not read back or replay, or nil when they did.
-    mutating func replay(_ lines: [[UInt8]]) -> String? {
+    /// Adds `lines` (each a whole journal line with its LF, in the order written) to the journal.
+    mutating func append(_ lines: [[UInt8]]) {
+        for line in lines { journal.append(line) }
+        pending += lines
+    }
+
+    /// The bodies of the snapshot records of a core restored from the journal so far, or the reason
+    /// the journal does not read back or replay.
+    mutating func snapshotBodies() -> Result<[[UInt8]], ShadowFailure> {
+        let key = journal.digest
+        if cachesAreEnabled, let bodies = Self.bodiesByJournal[key] { return .success(bodies) }
         var records: [JournalRecord] = []
-        records.reserveCapacity(lines.count)
-        for line in lines {
+        records.reserveCapacity(pending.count)
+        for line in pending {
             guard let record = Self.readBack.value(for: line[...], Self.read) else {
-                return "a record does not read back: \(String(decoding: line, as: UTF8.self))"
+                return .failure(
+                    ShadowFailure("a record does not read back: \(String(decoding: line, as: UTF8.self))"))
             }
             records.append(record)
         }
+        pending = []
         do {
             try core.replay(records, isFirst: isFresh)
         } catch {
-            return "the journal does not replay: \(error)"
+            return .failure(ShadowFailure("the journal does not replay: \(error)"))
         }
         isFresh = false
-        return nil
+        let bodies = core.snapshotRecords().map(\.body)
+        if cachesAreEnabled {
+            if Self.bodiesByJournal.count >= Self.capacity {
+                Self.bodiesByJournal.removeAll(keepingCapacity: true)
+            }
+            Self.bodiesByJournal[key] = bodies
+        }
+        return .success(bodies)
     }
+}
 
-    /// The bodies of the shadow's snapshot records, as the live core's are compared with.
-    var snapshotBodies: [[UInt8]] { core.snapshotRecords().map(\.body) }
+/// Why the shadow core could not be restored from the journal.
+struct ShadowFailure: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
 }
 
 extension String {
