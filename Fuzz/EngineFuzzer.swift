@@ -6,7 +6,8 @@
 // Checked after every operation, independently of the engine: no line leaves while a journal record
 // before it is unwritten (the journal gate); what a stalled client holds never passes the output cap;
 // the engine's connections are the ones opened and not closed; and, every few operations, the journal
-// written so far replays into a second core that holds the same state as the live one.
+// written so far replays into a second core (Fuzz/EngineShadow.swift) that holds the same state as the
+// live one.
 
 import SetEngine
 import SetServerCore
@@ -17,12 +18,17 @@ public func engineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
     var fuzzer = EngineFuzzer()
     var input = FuzzInput(fuzzBytes(data, size))
     // Comparisons are traced while the engine runs the input, not while the harness sets up, checks
-    // (see `checkReplay`) or tears down (Fuzz/TraceGate.h).
-    fuzzTraceComparisons(1)
+    // (see `checkReplay`) or tears down (Fuzz/TraceGate.h); and only in one input of every
+    // `tracedInputInterval`.
+    tracedInputCount &+= 1
+    fuzzTraceComparisons(tracedInputCount % EngineFuzzer.tracedInputInterval == 0 ? 1 : 0)
     fuzzer.run(&input)
     fuzzTraceComparisons(0)
     return 0
 }
+
+/// Inputs run so far, for tracing the comparisons of one in `EngineFuzzer.tracedInputInterval`.
+nonisolated(unsafe) private var tracedInputCount = 0
 
 /// Lines a fuzzed client may send: real commands, so the core is reached, not only the parser.
 private let commandLines: [[UInt8]] = [
@@ -44,8 +50,8 @@ struct EngineFuzzer {
     var written: [JournalRecord] = []
     var failNextCommit = false
     var isDead = false
-    let shadow: ServerCore
-    var isShadowFresh = true
+    /// The journal written so far is replayed into it (Fuzz/EngineShadow.swift).
+    var shadow = ShadowCore()
     /// The bodies of the shadow core's snapshot records, as of the last replay into it.
     var shadowBodies: [[UInt8]]?
     var operations = 0
@@ -54,6 +60,14 @@ struct EngineFuzzer {
     var checkedAfter = -1
 
     static let page = Array("<!doctype html><title>setd</title>".utf8)
+
+    /// Comparisons are traced in one input of this many. What they are traced for is libFuzzer's table
+    /// of recent comparisons (the operands mutations insert as words; value profiles are off), a table
+    /// shared by every input and overwritten as inputs run: filled by every fourth input, it holds the
+    /// same kind of operands, from inputs mutated from the same corpus. Traced in every input, the
+    /// callbacks were a tenth of the target's time (the engine and core compare 64-bit values thousands
+    /// of times per input); coverage counters, what decides which inputs are kept, count in every input.
+    static let tracedInputInterval = 4
 
     /// The configuration every input's engine and shadow core start from, made once per process.
     static let configuration: ServerConfiguration = {
@@ -70,10 +84,20 @@ struct EngineFuzzer {
         return configuration
     }()
 
+    /// Whether the shadow core runs with the live core's settings, checked once per process: their
+    /// descriptions, field by field, spelled with the same module name.
+    static let isShadowConfigured: Bool = {
+        let live = String(describing: configuration)
+        require(
+            live == ShadowCore.configurationDescription,
+            "the shadow core's configuration differs:\n\(live)\n\(ShadowCore.configurationDescription)")
+        return true
+    }()
+
     init() {
+        _ = Self.isShadowConfigured
         // A short page: the page's 60 KB made per input would be most of an input's time.
         engine = Engine(configuration: Self.configuration, page: Self.page, random: .seeded(7))
-        shadow = ServerCore(configuration: Self.configuration)
     }
 
     mutating func run(_ input: inout FuzzInput) {
@@ -201,17 +225,6 @@ struct EngineFuzzer {
             "the engine has \(engine.connectionCount) connections, not \(open.count)")
     }
 
-    /// What each distinct journal line reads back as, read once per process: a line's record depends on
-    /// its bytes alone, and the engine's seeded randomness makes most inputs write the lines earlier
-    /// inputs wrote.
-    nonisolated(unsafe) static var readBack = ComputedOnce<JournalRecord?>()
-
-    /// The record a journal line (with its LF) reads as, checksum verified, or nil.
-    static func read(_ line: ArraySlice<UInt8>) -> JournalRecord? {
-        guard let body = JournalCoding.verifiedBody(line.dropLast()) else { return nil }
-        return try? JournalRecord(body: body)
-    }
-
     /// The journal written so far, replayed, holds the live state.
     ///
     /// The two states are compared as their snapshot records' bodies, encoded here once each: the
@@ -226,21 +239,13 @@ struct EngineFuzzer {
         fuzzTraceComparisons(0)
         defer { fuzzTraceComparisons(tracking) }
         if !written.isEmpty || shadowBodies == nil {
-            var reread: [JournalRecord] = []
-            for record in written {
-                let line = record.line
-                guard let back = Self.readBack.value(for: line[...], Self.read)
-                else { return require(false, "a record does not read back: \(record.text)") }
-                reread.append(back)
-            }
+            // The lines as the shell writes them to the disk, read back and replayed by the shadow.
+            shadow.append(written.map(\.line))
             written = []
-            do {
-                try shadow.replay(reread, isFirst: isShadowFresh)
-            } catch {
-                return require(false, "the journal does not replay: \(error)")
+            switch shadow.snapshotBodies() {
+            case .success(let bodies): shadowBodies = bodies
+            case .failure(let failure): return require(false, failure.reason)
             }
-            isShadowFresh = false
-            shadowBodies = shadow.snapshotRecords().map(\.body)
         }
         let live = engine.core.snapshotRecords().map(\.body)
         require(

@@ -154,6 +154,41 @@ struct ByteDigest: Hashable {
         self.first = first.finalize()
         self.second = second.finalize()
     }
+
+    fileprivate init(first: Int, second: Int) {
+        self.first = first
+        self.second = second
+    }
+}
+
+/// A `ByteDigest` of a sequence of byte strings that grows one string at a time: a key for what a pure
+/// function of the whole sequence so far returned (the engine target's journal, line by line). Each
+/// string is hashed with its length, so no two sequences spell the same bytes.
+struct RunningDigest {
+    private var first = Hasher()
+    private var second = Hasher()
+
+    init() {
+        first.combine(1 as UInt8)
+        second.combine(2 as UInt8)
+    }
+
+    /// Adds `bytes` to the sequence.
+    mutating func append(_ bytes: [UInt8]) {
+        first.combine(bytes.count)
+        second.combine(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            first.combine(bytes: raw)
+            second.combine(bytes: raw)
+        }
+    }
+
+    /// The digest of the sequence so far (hashers are values: finalizing copies leaves these growing).
+    var digest: ByteDigest {
+        let first = first
+        let second = second
+        return ByteDigest(first: first.finalize(), second: second.finalize())
+    }
 }
 
 /// The states a stateful harness reached after each operation of the inputs it ran, by the input bytes

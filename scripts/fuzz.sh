@@ -11,9 +11,11 @@
 # ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
 # Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with
 # the tests) are compiled as a plain optimized module that imports them, like a test does: the checking code
-# costs no instrumentation and adds no coverage of its own. They are linked with libFuzzer's main into
-# .build-fuzz/fuzz-<target> (not through SwiftPM: libFuzzer brings its own main), then run with
-# -max_total_time, one target after the other (the machine is shared).
+# costs no instrumentation and adds no coverage of its own (the engine target's second core, which the
+# journal is replayed into, is SetServerCore's sources built plain under another module name:
+# Fuzz/EngineShadow.swift). They are linked with libFuzzer's main into .build-fuzz/fuzz-<target> (not
+# through SwiftPM: libFuzzer brings its own main), then run with -max_total_time, one target after the
+# other (the machine is shared).
 #
 # The working corpus grows in .build-fuzz/corpus/<target>, seeded from Fuzz/corpus-seeds/<target>;
 # crashing inputs land in fuzz-artifacts/<target>/ (gitignored). The final stats of each run (execs,
@@ -25,7 +27,7 @@
 # -max_total_time (and by `timeout` should libFuzzer itself hang). It exits 1 if any target failed.
 #
 # FUZZ_REUSE_LIBS=1 links the harnesses against the libraries an earlier run built, for a change in Fuzz/
-# alone. FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a
+# alone; FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_ARGS adds libFuzzer flags, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1" to keep going after a
 # crash.
 # The harnesses check what an earlier input already checked only once per process (CheckedOnce,
 # ComputedOnce and PrefixCache in Fuzz/FuzzSupport.swift); FUZZ_NO_CACHE=1 checks everything every time,
@@ -103,7 +105,7 @@ compile() {
 # .swiftmodule per library (in $lib) and one archive per variant ($lib/cov, $lib/fuzzer, $lib/plain).
 built=" "
 library() {
-    local name="$1" variant="$2" deps=() sources=() flags=()
+    local name="$1" variant="$2" deps=() sources=() flags=() source="$1"
     [[ "$built" == *" $name/$variant "* ]] && return 0
     # FUZZ_REUSE_LIBS=1: keep the archives an earlier run built (when only Fuzz/ changed since).
     if [[ "${FUZZ_REUSE_LIBS:-}" == 1 && -f "$lib/$variant/lib$name.a" && -f "$lib/$name.swiftmodule" ]]; then
@@ -114,6 +116,13 @@ library() {
         SetProtocol) deps=(SetGame) ;;
         SetWeb) deps=(SetDigest SetQR) ;;
         SetServerCore) deps=(SetGame SetProtocol SetDigest) ;;
+        # SetServerCore's sources as a module of their own, for the engine target's second core (see
+        # Fuzz/EngineShadow.swift): its names are mangled with its own module name, so both link into one
+        # binary, the live core instrumented and this one plain.
+        SetServerCoreShadow)
+            source=SetServerCore
+            deps=(SetGame SetProtocol SetDigest)
+            ;;
         SetEngine) deps=(SetServerCore SetProtocol SetWeb) ;;
     esac
     local dep
@@ -127,9 +136,9 @@ library() {
         plain) flags=("${common[@]}") ;;
     esac
     echo "== building $name ($variant)" >&2
-    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    mapfile -t sources < <(find "Sources/$source" -name '*.swift' | sort)
     # A target with embedded resources (the page's files) needs the PackageResources SwiftPM generates.
-    if grep -rq PackageResources "Sources/$name"; then
+    if grep -rq PackageResources "Sources/$source"; then
         swift build --target "$name" >&2
         sources+=("$(find .build -path "*/debug/$name.build/DerivedSources/embedded_resources.swift" | head -1)")
     fi
@@ -186,16 +195,18 @@ build_target() {
             # the journal gate, the output cap, the connection count, replay equal to live play — Swift's
             # own checks (bounds, overflow, exclusivity) and the harness's invariants stop.
             covered=(SetEngine SetServerCore)
-            called=(SetWeb SetQR SetProtocol SetGame SetDigest)
+            # The second core the journal is replayed into, plain: checking, not explored (see
+            # Fuzz/EngineShadow.swift).
+            called=(SetWeb SetQR SetProtocol SetGame SetDigest SetServerCoreShadow)
             sanitizers=fuzzer
-            files=(Fuzz/EngineFuzzer.swift)
+            files=(Fuzz/EngineFuzzer.swift Fuzz/EngineShadow.swift)
             header=(-import-objc-header Fuzz/TraceGate.h)
             ;;
     esac
     # Built in the order they import each other; linked the other way round (an archive before those it
     # needs).
     local name variant archives=()
-    for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetEngine; do
+    for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetServerCoreShadow SetEngine; do
         if [[ " ${covered[*]} " == *" $name "* ]]; then
             variant=cov
             [[ "$sanitizers" == *address* ]] || variant=fuzzer
@@ -232,6 +243,8 @@ failed=false
 for target in "${targets[@]}"; do
     build_target "$target"
 done
+# FUZZ_BUILD_ONLY=1: the binaries, for profiles and side-by-side runs, without fuzzing.
+[[ "${FUZZ_BUILD_ONLY:-}" != 1 ]] || exit 0
 for target in "${targets[@]}"; do
     corpus="$build/corpus/$target"
     if $ci; then

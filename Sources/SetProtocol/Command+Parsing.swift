@@ -64,19 +64,10 @@ extension Command {
         // The verb is the first word; what follows it is split into words only for a verb that takes
         // words. CHAT, most of a busy room's input, takes its text whole and never pays for the split.
         let verbEnd = bytes[start...].firstIndex(where: blank) ?? bytes.endIndex
-        let first = String(decoding: bytes[start..<verbEnd], as: UTF8.self)
         let afterVerb = bytes[verbEnd...]
-        // ASCII case only: `ſtate` is not `STATE`, whatever Unicode's upper case says.
-        let spelled = String(
-            decoding: first.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
-        // Every verb is ASCII, and Swift compares strings by canonical equivalence, so without this
-        // check the Kelvin sign in `\u{212A}ick` would make it `KICK`.
-        guard spelled.utf8.allSatisfy({ $0 < 0x80 }) else {
-            let shown = TextRules.sanitized(first.prefix(20))
-            return .failure(ProtocolError(nil, .unknown, "unknown command '\(shown)'; type HELP"))
-        }
-        guard let verb = Verb(rawValue: spelled) else {
-            let shown = TextRules.sanitized(first.prefix(20))
+        guard let verb = Verb(spelledBy: bytes[start..<verbEnd]) else {
+            let shown = TextRules.sanitized(
+                String(decoding: bytes[start..<verbEnd], as: UTF8.self).prefix(20))
             return .failure(ProtocolError(nil, .unknown, "unknown command '\(shown)'; type HELP"))
         }
         lazy var args = afterVerb.split(whereSeparator: blank).map { String(decoding: $0, as: UTF8.self) }
@@ -84,8 +75,9 @@ extension Command {
             let synopsis = synopses.first { $0.verb == verb }?.usage ?? verb.rawValue
             return ProtocolError(verb, .args, "usage: \(synopsis)")
         }
+        // No words after the verb is only blanks after it: read on the bytes, without splitting them.
         func none(_ command: Command) -> Result<Command, ProtocolError> {
-            args.isEmpty ? .success(command) : .failure(usage())
+            afterVerb.allSatisfy(blank) ? .success(command) : .failure(usage())
         }
         func one(_ make: (String) -> Command) -> Result<Command, ProtocolError> {
             args.count == 1 ? .success(make(args[0])) : .failure(usage())

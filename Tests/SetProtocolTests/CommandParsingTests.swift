@@ -49,6 +49,44 @@ struct CommandParsingTests {
         }
     }
 
+    @Test func everyVerbIsReadInAnyCaseAndNothingElseIs() {
+        for verb in Verb.allCases {
+            let upper = verb.rawValue
+            let lower = upper.lowercased()
+            let mixed = String(
+                upper.enumerated().map {
+                    $0.offset % 2 == 0 ? $0.element : Character($0.element.lowercased())
+                })
+            for spelling in [upper, lower, mixed] {
+                #expect(Verb(spelledBy: Array(spelling.utf8)[...]) == verb, "\(spelling)")
+                // Parsed: the verb's own command or its usage, never an unknown command.
+                switch Command.parse(Array(spelling.utf8)) {
+                case .success(let command): #expect(command.verb == verb, "\(spelling)")
+                case .failure(let error): #expect(error.code != .unknown, "\(spelling): \(error)")
+                }
+            }
+            for other in [String(upper.dropLast()), upper + "S", upper + "\u{301}", "X" + upper] {
+                #expect(Verb(spelledBy: Array(other.utf8)[...]) == nil, "\(other)")
+            }
+        }
+        #expect(Verb(spelledBy: Array("\u{212A}ICK".utf8)[...]) == nil)
+        #expect(Verb(spelledBy: []) == nil)
+    }
+
+    @Test(arguments: ["STATE", "state ", "STATE\t", "STATE \t  ", "  STATE"])
+    func aVerbWithoutArgumentsMayHaveBlanksAfterIt(text: String) {
+        #expect(Command.parse(Array(text.utf8)) == .success(.state))
+    }
+
+    @Test(arguments: ["STATE x", "STATE \t x", "READY \u{301}", "LOCK\t-"])
+    func aVerbWithoutArgumentsRefusesAWordAfterIt(text: String) {
+        guard case .failure(let error) = Command.parse(Array(text.utf8)) else {
+            Issue.record("\(text) parsed")
+            return
+        }
+        #expect(error.code == .args)
+    }
+
     @Test(arguments: ["hello bob", "Hello bob", "hElLo bob", "HELLO bob"])
     func verbsAreCaseInsensitive(text: String) {
         #expect(command(text) == .hello(name: "bob"))
