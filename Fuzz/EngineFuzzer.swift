@@ -18,17 +18,12 @@ public func engineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
     var fuzzer = EngineFuzzer()
     var input = FuzzInput(fuzzBytes(data, size))
     // Comparisons are traced while the engine runs the input, not while the harness sets up, checks
-    // (see `checkReplay`) or tears down (Fuzz/TraceGate.h); and only in one input of every
-    // `tracedInputInterval`.
-    tracedInputCount &+= 1
-    fuzzTraceComparisons(tracedInputCount % EngineFuzzer.tracedInputInterval == 0 ? 1 : 0)
+    // (see `checkReplay`) or tears down (Fuzz/TraceGate.h).
+    fuzzTraceComparisons(1)
     fuzzer.run(&input)
     fuzzTraceComparisons(0)
     return 0
 }
-
-/// Inputs run so far, for tracing the comparisons of one in `EngineFuzzer.tracedInputInterval`.
-nonisolated(unsafe) private var tracedInputCount = 0
 
 /// Lines a fuzzed client may send: real commands, so the core is reached, not only the parser.
 private let commandLines: [[UInt8]] = [
@@ -60,14 +55,6 @@ struct EngineFuzzer {
     var checkedAfter = -1
 
     static let page = Array("<!doctype html><title>setd</title>".utf8)
-
-    /// Comparisons are traced in one input of this many. What they are traced for is libFuzzer's table
-    /// of recent comparisons (the operands mutations insert as words; value profiles are off), a table
-    /// shared by every input and overwritten as inputs run: filled by every fourth input, it holds the
-    /// same kind of operands, from inputs mutated from the same corpus. Traced in every input, the
-    /// callbacks were a tenth of the target's time (the engine and core compare 64-bit values thousands
-    /// of times per input); coverage counters, what decides which inputs are kept, count in every input.
-    static let tracedInputInterval = 4
 
     /// The configuration every input's engine and shadow core start from, made once per process.
     static let configuration: ServerConfiguration = {
