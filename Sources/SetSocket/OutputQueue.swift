@@ -21,12 +21,13 @@ struct OutputQueue: ~Copyable {
     /// What is queued before the tail, in order: big buffers as they came, and copies of tails that
     /// filled or that a big buffer followed.
     private var chunks: [[UInt8]] = []
-    /// The tail: `malloc`'s memory of ``tailCapacity`` bytes, the first ``tailCount`` queued; `nil`
+    /// The tail: `malloc`'s memory of 2^``tailCapacityShift`` bytes, the first ``tailCount`` queued; `nil`
     /// until a small buffer is queued, and again once everything is written.
     private var tail: UnsafeMutableRawPointer?
     private var tailCount: UInt32 = 0
     // The counts in 32 bits each, two to a word: a queue never holds four billion chunks, nor four
-    // billion bytes (the engine drops a connection whose queue passes its output cap, a few megabytes).
+    // billion bytes (the engine drops a connection whose queue passes its output cap, a few megabytes;
+    // set-cli and the bots queue a few lines at a time; past that, queueing traps rather than wraps).
     // The words saved keep a ``SocketChannel`` a 128-byte block of malloc's with the tail's pointer (a
     // server holds one for every connection; issue 28).
     /// The first buffer not wholly written (``chunks``' count for the tail), and how many of its bytes
@@ -58,8 +59,10 @@ struct OutputQueue: ~Copyable {
     /// Bytes queued and not yet written.
     var pending: Int { Int(pendingBytes) }
 
-    /// Bytes held, written or not (see ``SocketChannel/retainedOutput``).
-    var held: Int { chunks.reduce(Int(tailCount)) { $0 + $1.count } }
+    /// Bytes held, written or not, and the tail's whole allocation (see ``SocketChannel/retainedOutput``).
+    var held: Int {
+        chunks.reduce(tail == nil ? 0 : 1 << tailCapacityShift) { $0 + $1.count }
+    }
 
     private var start: Int {
         get { Int(startIndex) }

@@ -162,8 +162,9 @@ public final class SocketChannel {
     public var pendingOutput: Int { output.pending }
 
     /// Bytes the output queue holds, written or not: what a connection costs in memory (a buffer shared
-    /// with other channels counts whole here too). Chunks written are let go whenever the socket stops
-    /// taking more, so this stays within what is waiting plus the one chunk being written from the middle.
+    /// with other channels counts whole here too, and the queue's tail counts all it allocated). Chunks
+    /// written are let go whenever the socket stops taking more, so this stays within what is waiting plus
+    /// the one buffer being written from the middle and the tail's unused room (at most 64 KiB each).
     public var retainedOutput: Int { output.held }
 
     /// Queues bytes; they leave at the next ``flush()``. A line is copied onto the queue's own buffer; a
@@ -293,6 +294,9 @@ public final class SocketChannel {
     /// peer that neither reads nor resets is the owner's deadline to cut).
     private func peerFinished() {
         state = .closing
+        // What is queued still leaves (the peer may read after its FIN); nothing more joins it, as for
+        // ``finish()``.
+        output.isShut = true
         reportEnd(.peerClosed)
         guard state == .closing else { return }
         flush()

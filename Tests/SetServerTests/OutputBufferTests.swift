@@ -114,4 +114,72 @@ import Testing
             channel.close()
         }
     }
+
+    /// finish() writes what is queued and refuses what comes after; a channel finishing with output
+    /// still waiting stays `.closing` until it drains.
+    @Test func finishRefusesLaterOutputButWritesEarlier() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[1]) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let queue = DispatchQueue(label: "output-finish-test")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        let channel = queue.sync {
+            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
+        }
+        let big = [UInt8](repeating: 0x41, count: 1 << 20)
+        let (state, later) = queue.sync {
+            channel.enqueue(Array("first\n".utf8))
+            channel.enqueue(big)
+            channel.finish()
+            return (channel.state, channel.enqueue(Array("after\n".utf8)))
+        }
+        #expect(state == .closing)
+        #expect(later == false)
+        var got: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 64 << 10)
+        for _ in 0..<100_000 {
+            let n = scratch.withUnsafeMutableBytes { read(ends[1], $0.baseAddress, $0.count) }
+            if n > 0 { got += scratch[..<n] }
+            let done = queue.sync {
+                channel.flush()
+                return channel.state == .closed
+            }
+            if done, n <= 0 { break }
+        }
+        #expect(got == Array("first\n".utf8) + big)
+    }
+
+    /// After the peer's FIN, with output still waiting, the channel is `.closing` and, as after
+    /// `finish()`, takes nothing more: the shell relies on `enqueue`'s answer, not on the state.
+    @Test func aPeerClosedChannelTakesNoMoreOutput() throws {
+        let queue = DispatchQueue(label: "output-peer-closed-test")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[1]) }
+        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+        let loop = queue.sync { EventLoop(queue: queue, driver: .dispatchSource) }
+        let channel = queue.sync {
+            let channel = SocketChannel(socket: Socket(fd: fds[0]), loop: loop, readBuffer: buffer)
+            channel.onRead = { _ in }
+            channel.start()
+            channel.enqueue([UInt8](repeating: 0x42, count: 1 << 20))
+            channel.flush()
+            return channel
+        }
+        shutdown(fds[1], Int32(SHUT_WR))
+        var state = SocketChannel.State.open
+        for _ in 0..<1000 {
+            state = queue.sync { channel.state }
+            if state != .open { break }
+            usleep(5000)
+        }
+        let taken = queue.sync { channel.enqueue(Array("late\n".utf8)) }
+        #expect(state == .closing)
+        #expect(taken == false, "a line queued after the peer's FIN")
+        queue.sync { channel.close() }
+    }
 }

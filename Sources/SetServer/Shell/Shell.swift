@@ -202,6 +202,8 @@ final class Shell {
             // for the turn, an atomic pair each (issue 28).
             let stopped = batch.withUnsafeBufferPointer { actions in
                 for index in actions.indices {
+                    // A nested call (a write failed, the engine said exit) may have stopped the shell.
+                    if isDead { return true }
                     switch actions[index] {
                     case .write(let id, let bytes):
                         guard let link = links[id], link.channel.enqueue(bytes) else { continue }
