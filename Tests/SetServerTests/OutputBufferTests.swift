@@ -13,16 +13,9 @@ import Testing
 /// middle and must compact it.
 @Suite(.ownThread) struct OutputBufferTests {
     @Test(.stretchedTimeLimit(minutes: 1)) func aSlowReadersBufferIsCompactedAsItIsWritten() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        let queue = DispatchQueue(label: "output-buffer-test")
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { buffer.deallocate() }
-        let channel = queue.sync {
-            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
-        }
+        let pair = try ChannelPair(label: "output-buffer-test")
+        let (queue, channel, peer) = (pair.queue, pair.channel, pair.peer)
+        defer { withExtendedLifetime(pair) {} }
         let chunk = [UInt8](repeating: 0x61, count: 32 << 10)
         var scratch = [UInt8](repeating: 0, count: 24 << 10)
         var sent = 0
@@ -40,7 +33,7 @@ import Testing
             var got = 0
             while got < take {
                 let n = scratch.withUnsafeMutableBytes {
-                    read(ends[1], $0.baseAddress, min($0.count, take - got))
+                    read(peer, $0.baseAddress, min($0.count, take - got))
                 }
                 if n <= 0 { break }
                 got += n
@@ -58,16 +51,9 @@ import Testing
     /// The same for a room's lines: small buffers are copied together onto buffers the queue owns, and
     /// those must be let go as they are written too, not grow into one buffer as long as everything sent.
     @Test(.stretchedTimeLimit(minutes: 1)) func aSlowReadersCopiedLinesAreLetGoAsTheyAreWritten() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        let queue = DispatchQueue(label: "output-lines-test")
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { buffer.deallocate() }
-        let channel = queue.sync {
-            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
-        }
+        let pair = try ChannelPair(label: "output-lines-test")
+        let (queue, channel, peer) = (pair.queue, pair.channel, pair.peer)
+        defer { withExtendedLifetime(pair) {} }
         var scratch = [UInt8](repeating: 0, count: 24 << 10)
         var expected: [UInt8] = []
         var received: [UInt8] = []
@@ -89,7 +75,7 @@ import Testing
             var got = 0
             while got < take {
                 let n = scratch.withUnsafeMutableBytes {
-                    read(ends[1], $0.baseAddress, min($0.count, take - got))
+                    read(peer, $0.baseAddress, min($0.count, take - got))
                 }
                 if n <= 0 { break }
                 received += scratch[..<n]
@@ -99,13 +85,13 @@ import Testing
         #expect(worst <= 1.0, "the queue held more than 128 KiB beyond what was waiting: \(worst)")
         // The rest (read without blocking, a bounded number of times), then every line must have arrived
         // once, in order.
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        _ = fcntl(peer, F_SETFL, fcntl(peer, F_GETFL) | O_NONBLOCK)
         for _ in 0..<100_000 where received.count < expected.count {
             let pending = queue.sync {
                 channel.flush()
                 return channel.pendingOutput
             }
-            let n = scratch.withUnsafeMutableBytes { read(ends[1], $0.baseAddress, $0.count) }
+            let n = scratch.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
             if n > 0 { received += scratch[..<n] } else if pending == 0 { break }
         }
         #expect(received == expected)
@@ -118,16 +104,9 @@ import Testing
     /// finish() writes what is queued and refuses what comes after; a channel finishing with output
     /// still waiting stays `.closing` until it drains.
     @Test func finishRefusesLaterOutputButWritesEarlier() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
-        defer { close(ends[1]) }
-        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        let queue = DispatchQueue(label: "output-finish-test")
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { buffer.deallocate() }
-        let channel = queue.sync {
-            SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer)
-        }
+        let pair = try ChannelPair(label: "output-finish-test")
+        let (queue, channel, peer) = (pair.queue, pair.channel, pair.peer)
+        defer { withExtendedLifetime(pair) {} }
         let big = [UInt8](repeating: 0x41, count: 1 << 20)
         let (state, later) = queue.sync {
             channel.enqueue(Array("first\n".utf8))
@@ -140,7 +119,7 @@ import Testing
         var got: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 64 << 10)
         for _ in 0..<100_000 {
-            let n = scratch.withUnsafeMutableBytes { read(ends[1], $0.baseAddress, $0.count) }
+            let n = scratch.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
             if n > 0 { got += scratch[..<n] }
             let done = queue.sync {
                 channel.flush()
@@ -181,5 +160,31 @@ import Testing
         #expect(state == .closing)
         #expect(taken == false, "a line queued after the peer's FIN")
         queue.sync { channel.close() }
+    }
+}
+
+/// A channel on one end of a non-blocking Unix socket pair, on a queue of its own, and the other end for
+/// the test to read; both ends and the read buffer go with it.
+private final class ChannelPair {
+    let queue: DispatchQueue
+    let channel: SocketChannel
+    let peer: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    init(label: String) throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let (queue, buffer) = (
+            DispatchQueue(label: label),
+            UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        )
+        (self.queue, self.buffer, peer) = (queue, buffer, ends[1])
+        channel = queue.sync { SocketChannel(socket: Socket(fd: ends[0]), queue: queue, readBuffer: buffer) }
+    }
+
+    deinit {
+        close(peer)
+        buffer.deallocate()
     }
 }
