@@ -20,31 +20,27 @@ extension Engine {
         // The members are borrowed, not held: holding each for its turn cost a pair of atomic
         // reference-count changes per delivery (issue 28). `members` holds them all until the loop is
         // done, a member dropped here included.
-        members.withUnsafeBufferPointer { held in
-            // An optional reference and an optional unmanaged one are the same word: the connection's
-            // address, or zero.
-            held.withMemoryRebound(to: Unmanaged<Connection>?.self) { borrowed in
-                for index in borrowed.indices {
-                    let isKept =
-                        borrowed[index]?._withUnsafeGuaranteedRef { connection in
-                            if case .lineProtocol = connection.mode {
-                                // The usual member, told apart in one read of its mode.
-                                writes += 1
-                                return admitShare(bytes.count, on: connection, limit: limit)
-                            }
-                            guard connection.isReading else { return false }
-                            if connection.isWebSocket {
-                                queue(framed(bytes, framing: &framing), on: connection)
-                                return false
-                            }
-                            return admitOutput(bytes.count, on: connection)
-                        } ?? false
-                    if isKept {
-                        kept?.append(ids[index])
-                    } else if kept == nil {
-                        kept = Array(ids[..<index])
-                        kept?.reserveCapacity(ids.count - 1)
-                    }
+        members.withBorrowedReferences { borrowed in
+            for index in borrowed.indices {
+                let isKept =
+                    borrowed[index]?._withUnsafeGuaranteedRef { connection in
+                        if case .lineProtocol = connection.mode {
+                            // The usual member, told apart in one read of its mode.
+                            writes += 1
+                            return admitShare(bytes.count, on: connection, limit: limit)
+                        }
+                        guard connection.isReading else { return false }
+                        if connection.isWebSocket {
+                            queue(framed(bytes, framing: &framing), on: connection)
+                            return false
+                        }
+                        return admitOutput(bytes.count, on: connection)
+                    } ?? false
+                if isKept {
+                    kept?.append(ids[index])
+                } else if kept == nil {
+                    kept = Array(ids[..<index])
+                    kept?.reserveCapacity(ids.count - 1)
                 }
             }
         }

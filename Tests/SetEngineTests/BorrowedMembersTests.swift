@@ -1,3 +1,4 @@
+import SetEngine
 import Testing
 
 /// The shell's and the engine's broadcast loops read a room's `[Member?]` as `[Unmanaged<Member>?]` to
@@ -19,16 +20,12 @@ import Testing
 
     @Test func aListReadAsUnmanagedGivesBackTheSameMembersAndGaps() {
         let members: [Member?] = [Member(id: 1), nil, Member(id: 3), Member(id: 4), nil]
-        let borrowed: [ObjectIdentifier?] = members.withUnsafeBufferPointer { held in
-            held.withMemoryRebound(to: Unmanaged<Member>?.self) { list in
-                list.map { $0?._withUnsafeGuaranteedRef { ObjectIdentifier($0) } }
-            }
+        let borrowed: [ObjectIdentifier?] = members.withBorrowedReferences { list in
+            list.map { $0?._withUnsafeGuaranteedRef { ObjectIdentifier($0) } }
         }
         #expect(borrowed == members.map { $0.map(ObjectIdentifier.init) })
-        let ids = members.withUnsafeBufferPointer { held in
-            held.withMemoryRebound(to: Unmanaged<Member>?.self) { list in
-                list.map { $0?._withUnsafeGuaranteedRef { $0.id } }
-            }
+        let ids = members.withBorrowedReferences { list in
+            list.map { $0?._withUnsafeGuaranteedRef { $0.id } }
         }
         #expect(ids == [1, nil, 3, 4, nil])
     }

@@ -249,14 +249,10 @@ final class Shell {
     /// So the links are borrowed, not held: `members` holds every one of them until the loop is done,
     /// and nothing in it lets go of a link (queueing and marking only add).
     private func enqueue(_ bytes: [UInt8], on members: [Link?]) {
-        members.withUnsafeBufferPointer { held in
-            // An optional reference and an optional unmanaged one are the same word: the link's
-            // address, or zero.
-            held.withMemoryRebound(to: Unmanaged<Link>?.self) { borrowed in
-                for case let member? in borrowed {
-                    member._withUnsafeGuaranteedRef { link in
-                        if link.channel.enqueue(bytes) { markForFlush(link) }
-                    }
+        members.withBorrowedReferences { borrowed in
+            for case let member? in borrowed {
+                member._withUnsafeGuaranteedRef { link in
+                    if link.channel.enqueue(bytes) { markForFlush(link) }
                 }
             }
         }
