@@ -193,10 +193,14 @@ extension Engine {
             frames = waiting + frames
             isBudgeted = false
         }
+        // The connection's room, and the lines its room queued this pass: found again only after a line
+        // that may have moved someone (a lookup and a hash a line, otherwise).
+        var room = core.roomIdentity(of: connection.id)
+        var version = core.listenersVersion
+        var roomLines = room.map { passLines[$0, default: 0] } ?? 0
         for index in frames.indices {
             guard connection.isReading else { return }
-            let room = core.roomIdentity(of: connection.id)
-            if isBudgeted, let room, passLines[room, default: 0] >= EngineLimits.linesPerRoomPerPass {
+            if isBudgeted, room != nil, roomLines >= EngineLimits.linesPerRoomPerPass {
                 deferredFrames[connection.id] = Array(frames[index...])
                 deferredOrder.append(connection.id)
                 return
@@ -216,9 +220,20 @@ extension Engine {
             case .line(let line):
                 receiveLine(line, on: connection)
             }
-            if let room = room ?? core.roomIdentity(of: connection.id) {
-                passLines[room, default: 0] += queuedWriteCount - before
+            let queued = queuedWriteCount - before
+            guard core.listenersVersion != version else {
+                if let room {
+                    passLines[room, default: 0] += queued
+                    roomLines += queued
+                }
+                continue
             }
+            // Counted under the room the line was sent in, or else the one it took the connection to.
+            version = core.listenersVersion
+            let after = core.roomIdentity(of: connection.id)
+            if let counted = room ?? after { passLines[counted, default: 0] += queued }
+            room = after
+            roomLines = after.map { passLines[$0, default: 0] } ?? 0
         }
     }
 

@@ -53,6 +53,13 @@ final class Outbox {
     /// Notes that a room's `ROOM` line, or the set of rooms, changed.
     func roomListChanged() { listingVersion &+= 1 }
 
+    /// Goes up whenever any room's listeners change: a seat taken or given up, a spectator come or gone,
+    /// a seated player's connection changed (see ``Room/listenersChanged()``).
+    private(set) var listenersVersion = 0
+
+    /// Notes that a room's listeners changed.
+    func noteListenersChanged() { listenersVersion &+= 1 }
+
     /// How much of one game's log every room keeps (the rooms share the outbox, so they read it here).
     let gameLogLimit: GameLogLimit
 

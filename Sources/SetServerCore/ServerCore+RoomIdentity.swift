@@ -6,4 +6,8 @@ extension ServerCore {
         guard let client = clients[id], let room = client.session?.room ?? client.watching else { return nil }
         return ObjectIdentifier(room)
     }
+
+    /// Goes up whenever a connection's ``roomIdentity(of:)`` may have changed (anyone seated, unseated,
+    /// watching or not, or a seat's connection changed): while it stays, every connection's room does.
+    public var listenersVersion: Int { outbox.listenersVersion }
 }

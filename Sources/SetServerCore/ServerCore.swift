@@ -56,6 +56,12 @@ public final class ServerCore {
         archive = Archive(capacity: configuration.maxArchivedGames)
     }
 
+    /// Breaks the cycle each seated player makes with their room (see ``Session/room``): a core thrown
+    /// away with players seated lets go of its rooms and sessions.
+    deinit {
+        for room in rooms.values { room.releaseSeats() }
+    }
+
     /// The number of open connections the core knows.
     public var clientCount: Int { clients.count }
 

@@ -30,8 +30,10 @@ final class Room {
     // name strings per room was 32 bytes a seated player.
     /// The connections watching as spectators.
     private(set) var spectators: Set<ConnectionID> = []
-    /// The connections the last event went to (see ``broadcast(_:except:)``).
-    private var audience: [ConnectionID] = []
+    /// The connections the last event went to, and whom it left out (see ``broadcast(bytes:except:)``).
+    private var audience: (ids: [ConnectionID], skipped: ConnectionID?) = ([], nil)
+    /// Whether ``audience`` is still everyone listening: cleared by ``listenersChanged()``.
+    private var isAudienceCurrent = false
     /// Every game's seed derives from this and the game's number, so a room's whole evening replays
     /// from one seed.
     let seed: UInt64
@@ -192,6 +194,7 @@ final class Room {
         guard !seats.contains(where: { $0 === session }) else { return }
         if creator.isEmpty { creator = session.name }
         seats.append(session)
+        listenersChanged()
         session.isPresent = true
         session.room = self
         outbox.roomListChanged()
@@ -221,6 +224,7 @@ final class Room {
     func unseat(_ session: Session) {
         guard let index = seats.firstIndex(where: { $0 === session }) else { return }
         seats.remove(at: index)
+        listenersChanged()
         session.isPresent = false
         session.room = nil
         outbox.roomListChanged()
@@ -284,11 +288,13 @@ final class Room {
 
     func addSpectator(_ client: Client) {
         spectators.insert(client.id)
+        listenersChanged()
         client.watching = self
     }
 
     func removeSpectator(_ client: Client) {
         spectators.remove(client.id)
+        listenersChanged()
         client.watching = nil
     }
 
@@ -403,19 +409,32 @@ final class Room {
     /// player and spectator.
     func broadcast(bytes: [UInt8], except skipped: ConnectionID? = nil) {
         // The list goes out as it went last time while no one came or went: the same array, not a new
-        // one an event, which the engine and the shell recognise and find the connections of once.
-        var isSame = true
-        var index = 0
-        forEachListener(except: skipped) { id in
-            if isSame, index < audience.count, audience[index] == id { index += 1 } else { isSame = false }
-        }
-        if !isSame || index != audience.count {
+        // one an event, which the engine and the shell recognise and find the connections of once. Kept,
+        // not rebuilt to be compared: reading every seat's connection cost a cache miss a seat, each event.
+        if !isAudienceCurrent || audience.skipped != skipped {
             var ids: [ConnectionID] = []
             ids.reserveCapacity(seats.count + spectators.count)
             forEachListener(except: skipped) { ids.append($0) }
-            audience = ids
+            // An unchanged list stays the same array, so its receivers are not found again.
+            if ids != audience.ids { audience.ids = ids }
+            audience.skipped = skipped
+            isAudienceCurrent = true
         }
-        outbox.broadcast(bytes, to: audience)
+        outbox.broadcast(bytes, to: audience.ids)
+    }
+
+    /// Someone came or went, or a seated player's connection changed: the next event's listeners are
+    /// found again. Called by whatever changes ``seats``, ``spectators`` or a seat's
+    /// ``Session/connection``.
+    func listenersChanged() {
+        isAudienceCurrent = false
+        outbox.noteListenersChanged()
+    }
+
+    /// Lets go of the seats' links back to this room, for a core being thrown away (see
+    /// ``Session/room``).
+    func releaseSeats() {
+        for session in seats { session.room = nil }
     }
 
     /// Calls `body` with every online player's and spectator's connection but `skipped`, in order.
@@ -597,6 +616,7 @@ extension Room {
         }
         creator = snapshot.creator
         seats = sessions
+        listenersChanged()
         let online = Set(snapshot.seats.filter(\.isOnline).map(\.name))
         for session in sessions { session.isPresent = online.contains(session.name) }
         for session in sessions { session.room = self }

@@ -19,8 +19,8 @@ final class Client {
     private let packedPeer: UInt64
     /// The player this connection speaks for, after `HELLO` or `RESUME`.
     var session: Session?
-    /// The room this connection watches as a spectator.
-    /// Weak: the core's table owns rooms (a room holds its spectators by ID only).
+    /// The room this connection watches as a spectator. Strong: a room holds its spectators by ID only,
+    /// and leaves the core's table only once nobody watches (see ``Session/room`` for why not weak).
     var watching: Room? {
         get { rare?.watching }
         set {
@@ -44,7 +44,7 @@ final class Client {
     private final class Rare {
         /// The peer, when it is not an IPv4 address keyed by itself.
         let peerText: PeerText?
-        weak var watching: Room?
+        var watching: Room?
 
         init(peerText: PeerText?) { self.peerText = peerText }
     }

@@ -35,16 +35,22 @@ final class Session {
         set {
             precondition(newValue.map { $0 >= 0 && $0 < Int.max } ?? true, "connection IDs count up from 1")
             connectionAndPresence = connectionAndPresence & Int.min | (newValue.map { $0 + 1 } ?? 0)
+            room?.listenersChanged()
         }
     }
     /// ``connection`` plus one (0 for none) and, in the sign bit, ``isPresent``: one word where an
     /// optional ID and a flag took two. With the token's bits inline, a session is 72 bytes, an 80-byte
     /// block of malloc's instead of 96 (every seated player holds one; issue 28).
     private var connectionAndPresence = 0
-    /// The room the player is seated in.
-    /// Weak: the core's table owns rooms, and a room holds its seats; a strong link back would make every
-    /// seat a cycle that outlives a core thrown away (a restore's, a test's, a simulation's).
-    weak var room: Room?
+    /// The room the player is seated in: set by ``Room/seat(_:)`` and restore, cleared by
+    /// ``Room/unseat(_:)``, so it names a room in the core's table (a room leaves the table only once
+    /// nobody is seated there).
+    ///
+    /// Strong, though the room holds its seats: that cycle is broken by `unseat` and, for a core thrown
+    /// away with players seated (a restore's, a test's, a simulation's), by `ServerCore`'s `deinit`. A
+    /// weak link gave every room a side table, and every retain and release of a room, and every read of
+    /// this link, went through it: a twentieth of setd's time with every player chatting (issue 28).
+    var room: Room?
     /// What only a player who dropped or resumed has (or a token the server did not make), in a box made
     /// when first needed and let go when all of it is back to nothing: every seated player holds a
     /// session, few ever use these.
