@@ -162,7 +162,14 @@ extension Engine {
     /// the core answers to the same bytes; the rest is cut into lines.
     private func receiveLines(_ bytes: UnsafeRawBufferPointer, on connection: Connection) {
         var replies: [UInt8] = []
+        // One array for every read's lines, kept between reads (swapped out while in use, as
+        // `commandEffects` is): a new one grew by doubling, a malloc per doubling, each read.
         var frames: [LineFramer.Frame] = []
+        swap(&frames, &readFrames)
+        defer {
+            frames.removeAll(keepingCapacity: frames.capacity <= 256)
+            swap(&frames, &readFrames)
+        }
         connection.telnet.filter(bytes, replies: &replies) { data in
             connection.framer.append(data) { frames.append($0) }
         }

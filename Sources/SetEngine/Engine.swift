@@ -46,6 +46,8 @@ public final class Engine {
     var watched: Set<ConnectionID> = []
     /// The actions of the call in progress, commit markers included.
     private var pending: [Action] = []
+    /// How many actions the last input handed out (at least 4, at most 1,024): what `pending` starts at.
+    private var actionsHint = 4
     /// Actions made after a commit, waiting for its result; each `.commitJournal` in it starts the next
     /// batch to hand out. Batches leave from `heldStart` on, and the array is emptied once all have: one
     /// read of many commands holds a batch per command, and taking each off the front by moving the rest
@@ -74,6 +76,8 @@ public final class Engine {
     /// The array a command's effects are gathered in, kept empty between commands (see
     /// ``receiveLine(_:on:)``).
     var commandEffects: [Effect] = []
+    /// The lines of one read, kept between reads (see ``receive(_:on:)``).
+    var readFrames: [LineFramer.Frame] = []
     /// Writes queued so far, on any connection: a command's cost to its room's budget is the difference.
     var queuedWriteCount = 0
     private var announcedWake: Double?
@@ -375,6 +379,7 @@ public final class Engine {
             out = pending
             pending = []
         }
+        actionsHint = min(max(out.count, 4), 1024)
         if let next = sniffing.nextDeadline, next != announcedWake {
             announcedWake = next
             // A wake-up is no acknowledgement: it goes out now, before the commit (which stays last).
@@ -393,6 +398,9 @@ public final class Engine {
         case .log, .wake, .commitJournal, .exit:
             break
         }
+        // Handed out whole at the end of an input, the list starts again at the size the last one
+        // reached, not grown from nothing by doubling (a malloc a doubling).
+        if pending.capacity == 0 { pending.reserveCapacity(actionsHint) }
         pending.append(action)
     }
 

@@ -152,7 +152,7 @@ extension Command {
             return .success(.history(room: args.first))
         case .chat:
             // Skip leading blanks, then the verb: whatever follows is the text.
-            let text = TextRules.sanitized(String(decoding: afterVerb, as: UTF8.self))
+            let text = TextRules.sanitized(utf8: afterVerb)
             guard !text.isEmpty else { return .failure(usage()) }
             return .success(.chat(text: text))
         case .join:

@@ -39,6 +39,17 @@ public enum TextRules {
         }
     }
 
+    /// ``sanitized(_:)`` of valid UTF-8 bytes (a command's text): printable ASCII, nearly every chat
+    /// line, is trimmed on its bytes and made a string once, not made one, trimmed and made again.
+    public static func sanitized(utf8 bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.allSatisfy({ 0x20...0x7E ~= $0 }) else {
+            return sanitizedScalars(String(decoding: bytes, as: UTF8.self))
+        }
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 }) else { return "" }
+        let last = bytes.lastIndex(where: { $0 != 0x20 })!
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+
     /// ``sanitized(_:)`` for text that is not all printable ASCII, scalar by scalar.
     private static func sanitizedScalars(_ text: String) -> String {
         var result = String.UnicodeScalarView()

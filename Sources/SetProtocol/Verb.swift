@@ -32,23 +32,41 @@ public enum Verb: String, CaseIterable, Sendable {
 }
 
 extension Verb {
-    /// Every verb's spelling as bytes, for reading a command's first word without making a string of it.
-    private static let spellings: [(bytes: [UInt8], verb: Verb)] = allCases.map {
-        (Array($0.rawValue.utf8), $0)
+    /// Every verb's spelling, packed as ``packed(_:)`` packs a word, for reading a command's first word
+    /// without making a string of it.
+    private static let spellings: [(key: PackedWord, verb: Verb)] = allCases.map {
+        (packed(Array($0.rawValue.utf8))!, $0)
+    }
+
+    /// A word of at most 16 bytes, in ASCII upper case, eight bytes to an integer, with its length (so
+    /// a word with NUL bytes at its end is not the word without them).
+    private struct PackedWord: Equatable {
+        var count: Int
+        var low: UInt64
+        var high: UInt64
+    }
+
+    /// `word` packed, or nil when it is longer than any verb could be.
+    private static func packed(_ word: some Collection<UInt8>) -> PackedWord? {
+        guard word.count <= 16 else { return nil }
+        var key = PackedWord(count: word.count, low: 0, high: 0)
+        for (index, byte) in word.enumerated() {
+            let upper = UInt64((0x61...0x7A).contains(byte) ? byte - 0x20 : byte)
+            if index < 8 { key.low |= upper << (8 * index) } else { key.high |= upper << (8 * (index - 8)) }
+        }
+        return key
     }
 
     /// The verb `word` spells in any mix of ASCII upper and lower case, or nil.
     ///
     /// ASCII case only, compared byte by byte: `ſtate` is not `STATE` whatever Unicode's upper case
     /// says, and the Kelvin sign in `\u{212A}ick` is not a `K` (a `String` comparison, by canonical
-    /// equivalence, would take it for one).
+    /// equivalence, would take it for one). Packed, a word is compared with each verb in two integers,
+    /// not byte by byte (every line of every client is read here).
     public init?(spelledBy word: ArraySlice<UInt8>) {
-        for (bytes, verb) in Self.spellings where bytes.count == word.count {
-            if zip(bytes, word).allSatisfy({ $0 == ((0x61...0x7A).contains($1) ? $1 - 0x20 : $1) }) {
-                self = verb
-                return
-            }
+        guard let key = Self.packed(word), let found = Self.spellings.first(where: { $0.key == key }) else {
+            return nil
         }
-        return nil
+        self = found.verb
     }
 }

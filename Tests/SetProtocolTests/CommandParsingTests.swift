@@ -65,7 +65,11 @@ struct CommandParsingTests {
                 case .failure(let error): #expect(error.code != .unknown, "\(spelling): \(error)")
                 }
             }
-            for other in [String(upper.dropLast()), upper + "S", upper + "\u{301}", "X" + upper] {
+            // A verb followed by NUL bytes is no verb (words are compared packed, with their lengths).
+            for other in [
+                String(upper.dropLast()), upper + "S", upper + "\u{301}", "X" + upper, upper + "\u{0}",
+                upper + "\u{0}\u{0}\u{0}",
+            ] {
                 #expect(Verb(spelledBy: Array(other.utf8)[...]) == nil, "\(other)")
             }
         }

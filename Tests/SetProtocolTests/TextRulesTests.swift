@@ -20,6 +20,25 @@ struct TextRulesTests {
         #expect(!TextRules.isValidName(name))
     }
 
+    /// A command's text read from its bytes comes out as the same text read as a string would: tabs,
+    /// escapes, controls, marks that fuse with a space, and invalid-looking mixes alike.
+    @Test func textReadFromBytesIsSanitizedAsTheStringIs() {
+        let pieces = [
+            " ", "\t", "a", "Z", "~", "\u{1B}[31m", "\u{7F}", "\u{301}", "\u{200D}", "\u{0600}", "é", "♥",
+            "\u{2028}",
+            "\u{9B}2J", "名",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            #expect(
+                TextRules.sanitized(utf8: Array(text.utf8)[...]) == TextRules.sanitized(text),
+                "\(text.debugDescription)")
+        }
+    }
+
     /// Printable ASCII takes a shortcut past the scalar-by-scalar walk: it must come out as that walk
     /// makes it, the spaces at its ends gone and nothing else touched; anything else takes the walk.
     @Test func printableAsciiTextIsOnlyTrimmed() {
@@ -32,6 +51,7 @@ struct TextRulesTests {
             let text = String(decoding: bytes, as: UTF8.self)
             let trimmed = text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
             #expect(TextRules.sanitized(text) == String(trimmed), "\(text)")
+            #expect(TextRules.sanitized(utf8: bytes[...]) == String(trimmed), "\(text)")
         }
         #expect(TextRules.sanitized("  hi there ") == "hi there")
         #expect(TextRules.sanitized("   ") == "")
