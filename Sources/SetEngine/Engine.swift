@@ -428,12 +428,12 @@ public final class Engine {
                 case .journal(let record):
                     emit(.journal(record))
                 case .send(let id, let bytes):
-                    guard let connection = connections[id], connection.isReading else { continue }
-                    guard connection.isWebSocket else {
-                        queue(bytes, on: connection)
-                        continue
+                    // Borrowed, not held: `connections` keeps it (only ``closed(_:at:)`` takes one out).
+                    connections.withElement(id) { connection in
+                        guard connection.isReading else { return }
+                        queue(
+                            connection.isWebSocket ? framed(bytes, framing: &framing) : bytes, on: connection)
                     }
-                    queue(framed(bytes, framing: &framing), on: connection)
                 case .broadcast(let ids, let bytes):
                     broadcast(bytes, to: ids, framing: &framing)
                 case .close(let id, _):

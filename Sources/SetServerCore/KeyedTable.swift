@@ -59,6 +59,18 @@ public struct KeyedTable<Keying: TableKeying>: Sequence {
         return slots[index]
     }
 
+    /// Calls `body` with the element with `key`, borrowed from the table rather than held: no reference
+    /// count is changed for the call (two atomic operations, on paths run once per line; issue 28).
+    /// `body` must not take the element out of the table. Nil when there is no such element.
+    @inlinable public func withElement<Result>(_ key: Key, _ body: (Element) -> Result) -> Result? {
+        guard let index = index(of: key) else { return nil }
+        return slots.withUnsafeBufferPointer { buffer in
+            // A present `Element?` is the reference itself, as `Unmanaged` is (`BorrowedMembersTests`).
+            UnsafeRawPointer(buffer.baseAddress! + index).load(as: Unmanaged<Element>.self)
+                ._withUnsafeGuaranteedRef(body)
+        }
+    }
+
     /// Puts `element` in, in place of one with the same key; returns the one it replaced.
     @inlinable @discardableResult public mutating func insert(_ element: Element) -> Element? {
         if (stored + 1) * 4 > slots.count * 3 { grow() }

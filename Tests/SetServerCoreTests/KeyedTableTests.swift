@@ -32,7 +32,10 @@ import Testing
             }
             #expect(table.count == oracle.count)
             // One expectation a step, not one a probe (which made 800,000 of them).
-            let misfound = (0..<200).filter { table[$0] !== oracle[$0] }
+            // Borrowed (`withElement`) or held (the subscript), the same element or none.
+            let misfound = (0..<200).filter {
+                table[$0] !== oracle[$0] || table.withElement($0, { $0.label }) != oracle[$0]?.label
+            }
             #expect(
                 misfound.isEmpty, "step \(step): keys found otherwise than in the dictionary: \(misfound)")
             #expect(Set(table.map(\.label)) == Set(oracle.values.map(\.label)))

@@ -206,8 +206,10 @@ final class Shell {
                     if isDead { return true }
                     switch actions[index] {
                     case .write(let id, let bytes):
-                        guard let link = links[id], link.channel.enqueue(bytes) else { continue }
-                        markForFlush(link)
+                        // Borrowed, not held: `links` keeps it, and queueing and marking only add.
+                        links.withElement(id) { link in
+                            if link.channel.enqueue(bytes) { markForFlush(link) }
+                        }
                     case .broadcast(let ids, let bytes):
                         enqueue(bytes, on: audience(ids))
                     case .finish(let id):
@@ -306,8 +308,10 @@ final class Shell {
     private func flushMarked() {
         isFlushScheduled = false
         guard !isStopped, !isDead else { return }
-        let list = flushList
-        flushList = []
+        // The list is swapped with an empty one that kept the last pass's room, and handed back emptied:
+        // a new list each pass grew by doubling, a malloc a doubling.
+        var list: [Link] = []
+        swap(&list, &flushList)
         var backlogged: [(ConnectionID, Int)] = []
         for link in list {
             link.isMarkedForFlush = false
@@ -315,6 +319,9 @@ final class Shell {
             let pending = link.channel.pendingOutput
             if pending > 0 { backlogged.append((link.id, pending)) }
         }
+        list.removeAll(keepingCapacity: list.count <= 4_096)
+        // Flushing marks nothing, so the shell's list is still the empty one.
+        if flushList.isEmpty { swap(&list, &flushList) }
         engine.flushed(backlogged: backlogged)
         // The pass is over: its lines are written (the quiet rooms' among them, before any flood's next
         // share); the rooms' budgets start again and the lines that waited are handled.
