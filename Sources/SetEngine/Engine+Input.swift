@@ -259,7 +259,7 @@ extension Engine {
             var effects: [Effect] = []
             swap(&effects, &commandEffects)
             core.handle(parsed, from: connection.id, at: now, into: &effects)
-            carryOut(effects)
+            carryOut(moving: &effects)
             effects.removeAll(keepingCapacity: effects.capacity <= 256)
             swap(&effects, &commandEffects)
         }

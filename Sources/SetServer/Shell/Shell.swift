@@ -192,19 +192,23 @@ final class Shell {
 
     /// Carries out the engine's actions in order; a journal commit is reported back at once, and what
     /// the engine held behind it is carried out next.
-    func perform(_ actions: [Action]) {
+    func perform(_ actions: consuming [Action]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isDead else { return }
         var batch = actions
         while !batch.isEmpty {
             var next: [Action] = []
-            // Each action read in place, not copied out: a copy holds every reference in its payload
-            // for the turn, an atomic pair each (issue 28).
-            let stopped = batch.withUnsafeBufferPointer { actions in
+            // Each action moved out of the list, not copied (a wake-up, holding nothing, takes its
+            // place): a copy took a reference to every buffer in its payload and gave it back after, an
+            // atomic pair each on top of the release the list's end makes (issue 28).
+            let stopped = batch.withUnsafeMutableBufferPointer { actions in
                 for index in actions.indices {
                     // A nested call (a write failed, the engine said exit) may have stopped the shell.
                     if isDead { return true }
-                    switch actions[index] {
+                    let slot = actions.baseAddress! + index
+                    let action = slot.move()
+                    slot.initialize(to: .wake(at: 0))
+                    switch consume action {
                     case .write(let id, let bytes):
                         // Borrowed, not held: `links` keeps it, and queueing and marking only add.
                         links.withElement(id) { link in
