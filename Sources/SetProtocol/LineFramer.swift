@@ -42,6 +42,16 @@ public struct LineFramer: Sendable {
         while start < count {
             let newline = Self.indexOfNewline(in: bytes, from: start)
             let end = newline ?? count
+            // A whole line within these bytes, with nothing held before it (nearly every line): made
+            // from them at once, where going through the held buffer copied it twice and took a new
+            // buffer for the next line each time.
+            if let newline, pending.isEmpty, !isDiscarding, end - start <= maximumLineLength + 1 {
+                let lineEnd = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
+                let line = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<lineEnd]))
+                body(line.count > maximumLineLength ? .tooLong(prefix: Array(line.prefix(64))) : .line(line))
+                start = newline + 1
+                continue
+            }
             if !isDiscarding {
                 let room = maximumLineLength + 1 - pending.count  // +1 leaves space for a CR before LF
                 if end - start > room {
