@@ -200,11 +200,13 @@ extension Engine {
             frames = waiting + frames
             isBudgeted = false
         }
-        // The connection's room, and the lines its room queued this pass: found again only after a line
-        // that may have moved someone (a lookup and a hash a line, otherwise).
+        // The connection's room, and the lines its room queued this pass (counted here, and stored when
+        // the room changes or the loop ends): found again only after a line that may have moved someone
+        // (a lookup and two hashes a line, otherwise).
         var room = core.roomIdentity(of: connection.id)
         var version = core.listenersVersion
         var roomLines = room.map { passLines[$0, default: 0] } ?? 0
+        defer { if let room { passLines[room] = roomLines } }
         for index in frames.indices {
             guard connection.isReading else { return }
             if isBudgeted, room != nil, roomLines >= EngineLimits.linesPerRoomPerPass {
@@ -229,16 +231,15 @@ extension Engine {
             }
             let queued = queuedWriteCount - before
             guard core.listenersVersion != version else {
-                if let room {
-                    passLines[room, default: 0] += queued
-                    roomLines += queued
-                }
+                roomLines += queued
                 continue
             }
             // Counted under the room the line was sent in, or else the one it took the connection to.
             version = core.listenersVersion
             let after = core.roomIdentity(of: connection.id)
-            if let counted = room ?? after { passLines[counted, default: 0] += queued }
+            if room == nil, let after { roomLines = passLines[after, default: 0] }
+            roomLines += queued
+            if let counted = room ?? after { passLines[counted] = roomLines }
             room = after
             roomLines = after.map { passLines[$0, default: 0] } ?? 0
         }

@@ -48,6 +48,8 @@ public final class Engine {
     private var pending: [Action] = []
     /// How many actions the last input handed out (at least 4, at most 1,024): what `pending` starts at.
     private var actionsHint = 4
+    /// How many actions the last input gated (at most 1,024): what `gated` starts at.
+    private var gatedHint = 4
     /// Actions made after a commit, waiting for its result; each `.commitJournal` in it starts the next
     /// batch to hand out. Batches leave from `heldStart` on, and the array is emptied once all have: one
     /// read of many commands holds a batch per command, and taking each off the front by moving the rest
@@ -366,6 +368,7 @@ public final class Engine {
         // Lines are gated only behind records, so gated lines mean records to commit.
         if hasUncommittedRecords { commit() }
         if !gated.isEmpty {
+            gatedHint = min(gated.count, 1024)
             if held.isEmpty { swap(&held, &gated) } else { held += gated }
             gated.removeAll(keepingCapacity: gated.capacity <= 1024)
         }
@@ -394,7 +397,11 @@ public final class Engine {
         case .journal:
             if isJournalAvailable { hasUncommittedRecords = true }
         case .write, .broadcast, .finish, .close:
-            if hasUncommittedRecords || !gated.isEmpty { return gated.append(action) }
+            if hasUncommittedRecords || !gated.isEmpty {
+                // Handed on whole at the input's end, the list starts again at the size it reached.
+                if gated.capacity == 0 { gated.reserveCapacity(gatedHint) }
+                return gated.append(action)
+            }
         case .log, .wake, .commitJournal, .exit:
             break
         }

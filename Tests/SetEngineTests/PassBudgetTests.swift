@@ -51,6 +51,29 @@ import Testing
         #expect(cy.readAvailable().count == count)
     }
 
+    /// The budget is the room's, not a connection's: two members whose reads each fit it alone share it
+    /// within one pass, and the second's lines past it wait.
+    @Test func membersOfOneRoomShareItsBudgetWithinAPass() throws {
+        let server = server()
+        let (ann, _) = try server.player("ann", room: "busy")
+        let (bob, _) = try server.player("bob", room: "busy")
+        let (cy, _) = try server.player("cy", room: "busy")
+        for client in [ann, bob, cy] { client.discardAvailable() }
+        // Each CHAT queues four writes (three members and the OK): 1,500 of them are 6,000, under the
+        // room's 8,192 a pass; two such reads are over it.
+        try ann.send(lines: (0..<1_500).map { "CHAT a\($0)" })
+        #expect(!server.engine.hasDeferredInput, "one read alone fits the pass")
+        try bob.send(lines: (0..<1_500).map { "CHAT b\($0)" })
+        #expect(server.engine.hasDeferredInput, "the second read in the same pass goes over the room's share")
+        let firstPass = cy.readAvailable()
+        #expect(
+            firstPass.count > 1_500 && firstPass.count < 3_000, "\(firstPass.count) lines in the first pass")
+        var received = firstPass
+        while server.engine.hasDeferredInput { server.endPass() }
+        received += cy.readAvailable()
+        #expect(received == (0..<1_500).map { "CHAT ann a\($0)" } + (0..<1_500).map { "CHAT bob b\($0)" })
+    }
+
     @Test func linesSentWhileOthersWaitGoBehindThem() throws {
         let server = server()
         let (ann, _) = try server.player("ann", room: "flood")
