@@ -125,7 +125,11 @@ extension ServerLine {
             text.withUTF8 { text in
                 let prefix: StaticString = "CHAT "
                 let count = prefix.utf8CodeUnitCount + name.count + 1 + text.count + 1
-                return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+                // Written on the stack, then made an array by copying: `Array(unsafeUninitializedCapacity:)`
+                // reached the runtime's generic array allocation, which looks its type up in a table every
+                // call (a twentieth of the engine's instructions a chat line), where copying a buffer is
+                // compiled for bytes.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { bytes in
                     var at = bytes.baseAddress!
                     at.initialize(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
                     at += prefix.utf8CodeUnitCount
@@ -136,7 +140,7 @@ extension ServerLine {
                     if let base = text.baseAddress { at.initialize(from: base, count: text.count) }
                     at += text.count
                     at.initialize(to: 0x0A)
-                    initialized = count
+                    return Array(bytes)
                 }
             }
         }
