@@ -35,8 +35,9 @@ struct OutputQueue: ~Copyable {
     private var startIndex: UInt32 = 0
     private var startOffset: UInt32 = 0
     private var pendingBytes: UInt32 = 0
-    /// The tail's capacity as a power of two (its exponent: a byte, not a word).
-    private var tailCapacityShift: UInt8 = 0
+    /// The tail's capacity as a power of two (its exponent: a byte, not a word); while there is no tail,
+    /// the size the next one starts at (see ``removeAll()``).
+    private var tailCapacityShift = UInt8(OutputQueue.tailStart.trailingZeroBitCount)
     /// Whether the channel is finishing or closed: nothing more is queued. Kept here, beside the list, so
     /// that queueing checks it in the same access.
     var isShut = false
@@ -49,8 +50,11 @@ struct OutputQueue: ~Copyable {
     /// The largest buffer copied onto the tail rather than held: a protocol line is tens of bytes, an
     /// event a few of them; a snapshot or a page is kilobytes and shared by many queues.
     static let smallChunk = 1_024
-    /// The smallest tail: about a busy pass's lines for one member (a power of two).
-    static let tailStart = 4_096
+    /// The smallest tail (a power of two): a few lines. A connection whose passes carry more starts its
+    /// next tail at the size its last one reached (see ``removeAll()``), so a busy member is not grown
+    /// from this each pass, and a newcomer's greeting does not hold four kilobytes (ten thousand players
+    /// connecting held 26 MB more at the peak with tails of 4 KiB).
+    static let tailStart = 1_024
     /// The most bytes a tail grows to before it is moved to the list and a new one begun: a reader that
     /// falls behind is written from the middle of a buffer, and only whole buffers written are let go
     /// (``compact()``), so this bounds what is held beyond what waits.
@@ -97,7 +101,7 @@ struct OutputQueue: ~Copyable {
 
     /// Makes the tail hold at least `count` bytes, keeping what it holds.
     private mutating func growTail(toHold count: Int) {
-        var shift = Self.tailStart.trailingZeroBitCount
+        var shift = Int(tailCapacityShift)
         while 1 << shift < count { shift += 1 }
         guard let grown = realloc(tail, 1 << shift) else {
             fatalError("out of memory for a channel's output")
@@ -163,7 +167,13 @@ struct OutputQueue: ~Copyable {
     }
 
     /// Empties the queue and lets go of its list and its tail: an idle connection holds no output queue.
+    /// The next tail starts at this one's size, or half of it if this pass used half or less (never
+    /// below ``tailStart``).
     mutating func removeAll() {
+        var next = tailCapacityShift
+        let smallest = UInt8(Self.tailStart.trailingZeroBitCount)
+        if tail != nil, next > smallest, Int(tailCount) * 2 <= 1 << next { next -= 1 }
         self = OutputQueue(isShut: isShut)
+        tailCapacityShift = next
     }
 }

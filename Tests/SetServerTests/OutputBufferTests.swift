@@ -101,6 +101,42 @@ import Testing
         }
     }
 
+    /// A newcomer's few lines take a small tail; a member whose passes carry kilobytes starts each next
+    /// tail at the size its last one needed, not grown again from the smallest; quiet passes shrink it
+    /// back. A drained channel holds nothing either way.
+    @Test func aTailStartsAtTheSizeTheLastPassNeeded() throws {
+        let pair = try ChannelPair(label: "output-tail-size-test")
+        let (queue, channel, peer) = (pair.queue, pair.channel, pair.peer)
+        defer { withExtendedLifetime(pair) {} }
+        var scratch = [UInt8](repeating: 0, count: 64 << 10)
+        let line = Array("CHAT ann a line of about sixty bytes, as a busy room's are.....\n".utf8)
+        /// Queues `lines` lines, says what the queue holds, then writes and reads them all.
+        func pass(_ lines: Int) -> (held: Int, drained: Int) {
+            let held = queue.sync {
+                for _ in 0..<lines { channel.enqueue(line) }
+                return channel.retainedOutput
+            }
+            let drained = queue.sync {
+                channel.flush()
+                return channel.retainedOutput
+            }
+            var got = 0
+            while got < lines * line.count {
+                let n = scratch.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                got += n
+            }
+            return (held, drained)
+        }
+        #expect(pass(1) == (1_024, 0), "a line takes the smallest tail")
+        #expect(pass(60).held == 4_096, "sixty lines grow it to 4 KiB")
+        #expect(pass(1) == (4_096, 0), "the next pass starts there")
+        #expect(pass(1).held == 2_048, "a quiet pass halves it")
+        #expect(pass(1).held == 1_024)
+        #expect(pass(1) == (1_024, 0), "never below the smallest")
+        queue.sync { channel.close() }
+    }
+
     /// finish() writes what is queued and refuses what comes after; a channel finishing with output
     /// still waiting stays `.closing` until it drains.
     @Test func finishRefusesLaterOutputButWritesEarlier() throws {
