@@ -423,21 +423,16 @@ public final class Engine {
     }
 
     /// Carries out `effects`, in their order, moving each out of the array (a spent effect, holding
-    /// nothing, takes its place): the caller empties it, keeping its capacity for the next command.
-    ///
-    /// Moved, not copied: a copy took a reference to every buffer and record in the effect, an atomic
-    /// increment, and gave it back after, another, on top of the release the array's emptying makes; a
-    /// line's three effects made a tenth of setd's reference counting with every member chatting
-    /// (issue 28).
+    /// nothing, takes its place; see ``Swift/UnsafeMutableBufferPointer/take(at:leaving:)``): the caller
+    /// empties it, keeping its capacity for the next command. Copied, a line's three effects made a
+    /// tenth of setd's reference counting with every member chatting.
     func carryOut(moving effects: inout [Effect]) {
         // A room's event is one buffer for all its members; framed once for all its WebSocket members
         // too (the last lines framed, and their frames, kept for the next receiver of the same lines).
         var framing: (lines: [UInt8], frames: [UInt8])?
         effects.withUnsafeMutableBufferPointer { effects in
             for index in effects.indices {
-                let slot = effects.baseAddress! + index
-                let effect = slot.move()
-                slot.initialize(to: .close(0, reason: ""))
+                let effect = effects.take(at: index, leaving: .close(0, reason: ""))
                 switch consume effect {
                 case .log(var event):
                     if event.name == "refuse-room" {

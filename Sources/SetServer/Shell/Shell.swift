@@ -198,16 +198,12 @@ final class Shell {
         var batch = actions
         while !batch.isEmpty {
             var next: [Action] = []
-            // Each action moved out of the list, not copied (a wake-up, holding nothing, takes its
-            // place): a copy took a reference to every buffer in its payload and gave it back after, an
-            // atomic pair each on top of the release the list's end makes (issue 28).
+            // Each action moved out of the list, not copied; a wake-up, holding nothing, takes its place.
             let stopped = batch.withUnsafeMutableBufferPointer { actions in
                 for index in actions.indices {
                     // A nested call (a write failed, the engine said exit) may have stopped the shell.
                     if isDead { return true }
-                    let slot = actions.baseAddress! + index
-                    let action = slot.move()
-                    slot.initialize(to: .wake(at: 0))
+                    let action = actions.take(at: index, leaving: .wake(at: 0))
                     switch consume action {
                     case .write(let id, let bytes):
                         // Borrowed, not held: `links` keeps it, and queueing and marking only add.
