@@ -314,6 +314,14 @@ struct RecordReader {
     /// The fields not read yet, as the bytes they are in the body (empty at the end).
     var unread: ArraySlice<UInt8> { isAtEnd ? body[body.endIndex...] : body[fields[next].startIndex...] }
 
+    /// The next field's bytes as the body holds them (escapes not undone), without reading it: a reader
+    /// that knows a field's exact bytes (a card's code) takes them, and ``skip()`` moves on; `nil` at
+    /// the end.
+    var peekedField: ArraySlice<UInt8>? { next < fields.count ? fields[next] : nil }
+
+    /// Moves past the next field, taken with ``peekedField``.
+    mutating func skip() { next += 1 }
+
     mutating func text() throws(Malformed) -> String {
         guard next < fields.count else { throw Malformed(description: "a field is missing") }
         defer { next += 1 }
