@@ -199,14 +199,42 @@ extension ServerCore {
     /// The state of room `name` as a snapshot keeps it, or `nil` if there is no such room.
     public func snapshot(ofRoom name: String) -> RoomSnapshot? { rooms[name]?.journalSnapshot }
 
+    /// ``snapshotRecords()`` without the archive's games, and of each room's archive how many games it
+    /// keeps and its newest: what a replay check compares at every step (a game once archived never
+    /// changes), with no copy made of every archived game for it.
+    public func snapshotRecordsSummarizingArchive() -> (
+        records: [JournalRecord], archives: [(room: String, count: Int, newest: ArchivedGame)]
+    ) {
+        let ratingsAndClaims = ratingAndClaimRecords()
+        var records: [JournalRecord] = []
+        records.reserveCapacity(1 + ratingsAndClaims.count + rooms.count)
+        records.append(.header(version: JournalRecord.formatVersion))
+        records += ratingsAndClaims
+        for room in rooms.values.sorted(by: { $0.name < $1.name }) {
+            records.append(.snapshot(room.journalSnapshot))
+        }
+        records += retiredTokenRecords()
+        var archives: [(room: String, count: Int, newest: ArchivedGame)] = []
+        for (name, games) in archive.games.sorted(by: { $0.key < $1.key }) {
+            guard let newest = games.last else { continue }
+            archives.append((name, games.count, newest))
+        }
+        return (records, archives)
+    }
+
     /// The whole current state as journal records: the header, the archive, and one snapshot per room.
     /// The shell writes these as the new journal.
     public func snapshotRecords() -> [JournalRecord] {
-        var records: [JournalRecord] = [.header(version: JournalRecord.formatVersion)]
+        // Made at its size once: a record is large, and the archive alone is hundreds of them (an array
+        // grown by doubling copied them all again at each step).
+        let ratingsAndClaims = ratingAndClaimRecords()
+        var records: [JournalRecord] = []
+        records.reserveCapacity(1 + archive.count + ratingsAndClaims.count + rooms.count)
+        records.append(.header(version: JournalRecord.formatVersion))
         for (name, games) in archive.games.sorted(by: { $0.key < $1.key }) {
-            records += games.map { .archive(room: name, game: $0) }
+            for game in games { records.append(.archive(room: name, game: game)) }
         }
-        records += ratingAndClaimRecords()
+        records += ratingsAndClaims
         for room in rooms.values.sorted(by: { $0.name < $1.name }) {
             records.append(.snapshot(room.journalSnapshot))
         }

@@ -67,9 +67,10 @@ public struct ReplayCheck {
 
     private mutating func feed(lines bytes: ArraySlice<UInt8>) throws(Mismatch) {
         var records: [JournalRecord] = []
+        records.reserveCapacity(JournalCoding.newlineCount(in: bytes))
         var start = bytes.startIndex
         while start < bytes.endIndex {
-            guard let end = bytes[start...].firstIndex(of: 0x0A) else {
+            guard let end = JournalCoding.firstNewline(in: bytes[start...]) else {
                 throw Mismatch(description: "the journal ends inside a record")
             }
             // Every line is remembered, a step's too: the restart after it reads the same bytes back.
@@ -141,11 +142,32 @@ public struct ReplayCheck {
     /// A game once archived never changes, so a newest game that agreed once is not written out again:
     /// a game record's JSON is the dearest record to write, and comparing it after every input made the
     /// check cost more than the play it checks.
+    ///
+    /// The same records, in the same order, as ``digest(_:known:)`` of the core's whole
+    /// ``ServerCore/snapshotRecords()`` gives (the records other than archived games, then each room's
+    /// key and newest game by room name), taken from the core's summary of its archive: its rooms'
+    /// games are neither copied out nor counted here one by one.
     private static func digest(_ core: ServerCore, known: [String: String]) -> (
         records: [JournalRecord], archives: [String: String]
     ) {
-        let (records, archives, _) = digest(core.snapshotRecords(), known: known)
-        return (records, archives)
+        var (records, archives) = core.snapshotRecordsSummarizingArchive()
+        var keys: [String: String] = [:]
+        records.reserveCapacity(records.count + 2 * archives.count)
+        for (room, count, game) in archives {
+            let key = key(count: count, newest: game)
+            keys[room] = key
+            records.append(.chat(room: room, name: "archived-games", text: key))
+            if known[room] != key { records.append(.archive(room: room, game: game)) }
+        }
+        return (records, keys)
+    }
+
+    /// A room's archive as a compare keeps it: its count, and its newest game's id and times to the
+    /// millisecond, as the journal keeps them.
+    private static func key(count: Int, newest game: ArchivedGame) -> String {
+        let start = Int((game.startedAt * 1000).rounded())
+        let end = Int((game.endedAt * 1000).rounded())
+        return "\(count) \(game.id ?? "-") \(start) \(end)"
     }
 
     /// ``digest(_:known:)`` of a core's snapshot records, with where each record it keeps came from
@@ -185,10 +207,7 @@ public struct ReplayCheck {
         var keys: [String: String] = [:]
         for (room, index) in newest {
             guard case .archive(_, let game) = snapshot[index] else { continue }
-            // Times to the millisecond, as the journal keeps them.
-            let start = Int((game.startedAt * 1000).rounded())
-            let end = Int((game.endedAt * 1000).rounded())
-            keys[room] = "\(counts[room]!) \(game.id ?? "-") \(start) \(end)"
+            keys[room] = key(count: counts[room]!, newest: game)
         }
         for room in keys.keys.sorted() {
             let key = keys[room]!

@@ -47,6 +47,43 @@ import Testing
         }
     }
 
+    /// The core's summary of its state is its snapshot records with each room's archive reduced to
+    /// its count and newest game: what the replay check's compares used to work out from every game.
+    @Test func theArchiveSummaryIsTheSnapshotsArchiveCountedWithItsNewestGame() throws {
+        let (server, records, _) = try night()
+        let (summarized, archives) = server.core.snapshotRecordsSummarizingArchive()
+        let kept = records.filter { if case .archive = $0 { false } else { true } }
+        #expect(summarized.map(\.body) == kept.map(\.body))
+        var expected: [(room: String, count: Int, newest: [UInt8])] = []
+        for case .archive(let room, let game) in records {
+            let body = JournalRecord.archive(room: room, game: game).body
+            if expected.last?.room == room {
+                expected[expected.count - 1].count += 1
+                expected[expected.count - 1].newest = body
+            } else {
+                expected.append((room, 1, body))
+            }
+        }
+        #expect(archives.count == expected.count)
+        for (a, b) in zip(archives, expected) {
+            #expect(a.room == b.room && a.count == b.count)
+            #expect(JournalRecord.archive(room: a.room, game: a.newest).body == b.newest)
+        }
+    }
+
+    /// A replay that lost one archived game, the oldest (never compared itself), disagrees with live
+    /// play in the archive's count, at every kind of compare.
+    @Test func aReplayThatLostAnOlderArchivedGameFailsEveryCompare() throws {
+        let (server, records, _) = try night()
+        let first = try #require(records.firstIndex { if case .archive = $0 { true } else { false } })
+        var bytes: [UInt8] = []
+        for (i, record) in records.enumerated() where i != first { bytes += record.line }
+        var check = ReplayCheck(configuration: server.core.configuration)
+        try check.feed(wholeJournal: bytes[...])
+        #expect(throws: ReplayCheck.Mismatch.self) { try check.compareValues(with: server.core) }
+        #expect(throws: ReplayCheck.Mismatch.self) { try check.compare(with: server.core) }
+    }
+
     @Test func aTornOrScribbledJournalDoesNotReplay() throws {
         let (server, _, bytes) = try night()
         var torn = ReplayCheck(configuration: server.core.configuration)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The journal's format on bytes: a record is fields separated by one space, then ` ~`, an FNV-1a
 /// checksum of everything before it in 8 hex digits, and LF.
 ///
@@ -140,9 +146,44 @@ public enum JournalCoding {
 
     /// FNV-1a, 32 bits: enough to tell a torn or scribbled record from a whole one.
     public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        let contiguous = bytes.withContiguousStorageIfAvailable { checksum(buffer: $0) }
+        if let contiguous { return contiguous }
         var hash = fnvOffsetBasis
         for byte in bytes { hash = (hash ^ UInt32(byte)) &* fnvPrime }
         return hash
+    }
+
+    /// How many LFs `bytes` holds: how many whole lines a journal has, so that the records read from
+    /// it are kept in an array made once at its size (a journal record is large, and an array of
+    /// them grown by doubling copied them again at every step).
+    public static func newlineCount(in bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var start = bytes.startIndex
+        while let end = firstNewline(in: bytes[start...]) {
+            count += 1
+            start = end + 1
+        }
+        return count
+    }
+
+    /// ``checksum(_:)`` of bytes in memory: every byte of every journal line is hashed when it is written
+    /// and again when it is read, so the loop runs on a buffer (no index checked against its bounds).
+    static func checksum(buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash = fnvOffsetBasis
+        for byte in buffer { hash = (hash ^ UInt32(byte)) &* fnvPrime }
+        return hash
+    }
+
+    /// Where the first LF of `bytes` is, or `nil`: journals are split into lines on their bytes, found
+    /// with `memchr` (a line is tens to thousands of bytes; a byte-by-byte search over a slice was a
+    /// noticeable part of reading a journal).
+    public static func firstNewline(in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty,
+                let found = memchr(base, 0x0A, buffer.count)
+            else { return nil }
+            return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
     }
 
     /// FNV-1a's 32-bit offset basis: the hash of no bytes.
@@ -168,7 +209,7 @@ public enum JournalCoding {
         out += body
         out.append(0x20)
         out.append(0x7E)
-        let sum = checksum(body)
+        let sum = body.withUnsafeBufferPointer { checksum(buffer: $0) }
         for shift in stride(from: 28, through: 0, by: -4) {
             out.append(hex[Int((sum >> UInt32(shift)) & 0xF)])
         }
@@ -186,7 +227,7 @@ public enum JournalCoding {
             sum = sum << 4 | UInt32(d)
         }
         let body = line[..<(tilde - 1)]
-        return checksum(body) == sum ? body : nil
+        return body.withUnsafeBufferPointer { checksum(buffer: $0) } == sum ? body : nil
     }
 }
 
@@ -272,6 +313,14 @@ struct RecordReader {
 
     /// The fields not read yet, as the bytes they are in the body (empty at the end).
     var unread: ArraySlice<UInt8> { isAtEnd ? body[body.endIndex...] : body[fields[next].startIndex...] }
+
+    /// The next field's bytes as the body holds them (escapes not undone), without reading it: a reader
+    /// that knows a field's exact bytes (a card's code) takes them, and ``skip()`` moves on; `nil` at
+    /// the end.
+    var peekedField: ArraySlice<UInt8>? { next < fields.count ? fields[next] : nil }
+
+    /// Moves past the next field, taken with ``peekedField``.
+    mutating func skip() { next += 1 }
 
     mutating func text() throws(Malformed) -> String {
         guard next < fields.count else { throw Malformed(description: "a field is missing") }

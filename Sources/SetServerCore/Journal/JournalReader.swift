@@ -58,11 +58,14 @@ public enum JournalReader {
         reading read: (ArraySlice<UInt8>) throws(JournalFormatError) -> JournalRecord
     ) throws(Damage) -> Contents {
         var contents = Contents()
+        let lines = JournalCoding.newlineCount(in: bytes[...])
+        contents.records.reserveCapacity(lines)
+        contents.positions.reserveCapacity(lines)
         var start = 0
         var line = 1
         var isFirst = true
         while start < bytes.count {
-            let newline = bytes[start...].firstIndex(of: 0x0A)
+            let newline = JournalCoding.firstNewline(in: bytes[start...])
             let end = newline ?? bytes.count
             let isLast = (newline.map { $0 + 1 } ?? bytes.count) >= bytes.count
             let record: JournalRecord?

@@ -335,7 +335,7 @@ extension RecordWriter {
     /// A count, then each card's code: what `append(list:)` of the codes writes, with no list made.
     mutating func append(cards: [Card]) {
         append(cards.count)
-        for card in cards { append(card.code) }
+        for card in cards { append(written: CardFields.written[card.index]) }
     }
 
     /// A count, then each number: what `append(list:)` of their texts writes, with no text made.
@@ -358,6 +358,13 @@ extension RecordReader {
         var cards: [Card] = []
         cards.reserveCapacity(min(size, Card.universe.count))
         for _ in 0..<size {
+            // A field that is some card's code as written reads as that code reads (the table holds
+            // what `Card(anyCode:)` gives for it); any other field is read as text, as before.
+            if let field = peekedField, let card = CardFields.card(written: field) {
+                skip()
+                cards.append(card)
+                continue
+            }
             let code = try text()
             // Any deck's code: MegaSet's and 4Set's cards read as the classic ones always did.
             guard let card = try? Card(anyCode: code) else {
@@ -799,5 +806,44 @@ extension ArchivedGame {
         write(to: &out, recordJSON: recordJSON)
         guard out.body.elementsEqual(read) else { return }
         fields = EncodedFields(out.body)
+    }
+}
+
+/// Every card's code as a record's field holds it, both ways: a snapshot writes and reads every card of
+/// its deck, and making each code's text (and escaping it, and reading it back through a `String`) was
+/// most of what a card cost.
+enum CardFields {
+    /// Each card's field, by card index: exactly what `RecordWriter.append(card.code)` writes.
+    static let written: [[UInt8]] = Card.universe.map { card in
+        var writer = RecordWriter()
+        writer.append(card.code)
+        return writer.body
+    }
+
+    /// What `Card(anyCode:)` reads each written field as (by the field's bytes packed in a word, all
+    /// codes being at most 8 bytes), for the fields it reads; worked out once from the codes themselves.
+    private static let read: [UInt64: Card] = {
+        var table: [UInt64: Card] = [:]
+        for field in written {
+            guard let key = key(field[...]), let text = JournalCoding.unescape(field[...]),
+                let card = try? Card(anyCode: text)
+            else { continue }
+            table[key] = card
+        }
+        return table
+    }()
+
+    /// The card a field that is some card's written code reads as, or `nil` (any other field).
+    static func card(written field: ArraySlice<UInt8>) -> Card? {
+        guard let key = key(field) else { return nil }
+        return read[key]
+    }
+
+    /// `field`'s bytes packed in a word with its length, or `nil` if it is longer than 7 bytes.
+    private static func key(_ field: ArraySlice<UInt8>) -> UInt64? {
+        guard field.count < 8 else { return nil }
+        var key = UInt64(field.count)
+        for byte in field { key = key << 8 | UInt64(byte) }
+        return key
     }
 }
