@@ -79,7 +79,13 @@ final class Outbox {
 
     func record(_ record: JournalRecord) {
         guard !isReplaying else { return }
-        ordered.insert(.journal(RecordBox(record)), at: sendsStart)
+        // Usually nothing has been sent yet: appended, where an insert goes through the general
+        // replacement of a range (about 90 instructions a chat line, by callgrind).
+        if sendsStart == ordered.count {
+            ordered.append(.journal(RecordBox(record)))
+        } else {
+            ordered.insert(.journal(RecordBox(record)), at: sendsStart)
+        }
         sendsStart += 1
     }
 
