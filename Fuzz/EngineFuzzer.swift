@@ -56,6 +56,11 @@ struct EngineFuzzer {
 
     static let page = Array("<!doctype html><title>setd</title>".utf8)
 
+    /// The coverage counters as the operations left them, while a check runs (Fuzz/TraceGate.h): made
+    /// once per process, as memory an input leaves behind would look like a leak to libFuzzer.
+    nonisolated(unsafe) static let countersBeforeCheck = UnsafeMutablePointer<UInt8>.allocate(
+        capacity: Int(fuzzCounterCount()))
+
     /// The configuration every input's engine and shadow core start from, made once per process.
     static let configuration: ServerConfiguration = {
         var configuration = ServerConfiguration()
@@ -225,6 +230,14 @@ struct EngineFuzzer {
         let tracking = fuzzTracesComparisons()
         fuzzTraceComparisons(0)
         defer { fuzzTraceComparisons(tracking) }
+        // Nor which code the check ran: the live snapshot's encoding and the journal lines' are the
+        // instrumented library's, but only this check calls them in this target (the shell encodes
+        // in the daemon; the journal target fuzzes both), and their counters would give libFuzzer
+        // features of the state's size (a hit count per record, per card) that reward inputs for
+        // growing the state, not for reaching new code of the engine. The counters are put back as
+        // the operations left them; what the check compares is the same.
+        fuzzSaveCounters(Self.countersBeforeCheck)
+        defer { fuzzRestoreCounters(Self.countersBeforeCheck) }
         if !written.isEmpty || shadowBodies == nil {
             // The lines as the shell writes them to the disk, read back and replayed by the shadow.
             shadow.append(written.map(\.line))
