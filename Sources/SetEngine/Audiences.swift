@@ -24,10 +24,6 @@ public struct Audiences<Member> {
     /// A slot nobody's list is in (connection IDs count up from 1).
     @inlinable static var free: ConnectionID { .min }
 
-    /// Where the search for a list starting with `first` begins (see ``KeyedTable``'s slots: IDs are the
-    /// server's own, so none is chosen by a peer).
-    @inlinable static func slot(of first: ConnectionID) -> Int { first &* -0x61c8_8646_80b5_83eb }
-
     /// The members of `ids`, in their order (`nil` for one `find` does not know), found with `find` only
     /// when the list is not the one kept.
     @inlinable public mutating func members(of ids: [ConnectionID], find: (ConnectionID) -> Member?)
@@ -36,7 +32,7 @@ public struct Audiences<Member> {
         guard let first = ids.first else { return [] }
         if !keys.isEmpty {
             let mask = keys.count - 1
-            var index = Self.slot(of: first) & mask
+            var index = connectionSlot(first) & mask
             while keys[index] != Self.free {
                 if keys[index] == first {
                     if lists[index].ids == ids { return lists[index].members }
@@ -63,7 +59,7 @@ public struct Audiences<Member> {
         }
         let first = ids[0]
         let mask = keys.count - 1
-        var index = Self.slot(of: first) & mask
+        var index = connectionSlot(first) & mask
         while keys[index] != Self.free, keys[index] != first { index = (index + 1) & mask }
         if keys[index] == Self.free { stored += 1 }
         keys[index] = first

@@ -21,8 +21,12 @@ extension TableKeying where Key == ConnectionID {
     /// peer-chosen key to defend against, and a product's low bits are a permutation of the ID's, which
     /// spreads counted-up IDs over distinct slots. Hashing one with `Hasher` cost a SipHash per lookup,
     /// several lookups a line (issue 28).
-    @inlinable public static func slot(of key: ConnectionID) -> Int { key &* -0x61c8_8646_80b5_83eb }
+    @inlinable public static func slot(of key: ConnectionID) -> Int { connectionSlot(key) }
 }
+
+/// Where a hash table's search for connection `id` starts, before masking to its size: the ID times an
+/// odd constant (see `TableKeying.slot(of:)` for IDs). Shared by ``KeyedTable`` and the engine's tables.
+@inlinable public func connectionSlot(_ id: ConnectionID) -> Int { id &* -0x61c8_8646_80b5_83eb }
 
 /// Objects found by a key each of them carries: an open-addressed hash table (linear probing, at most
 /// three quarters full, no tombstones) of the references alone.
