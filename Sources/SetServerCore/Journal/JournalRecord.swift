@@ -11,7 +11,7 @@ public enum JournalRecord: Equatable, Sendable {
     /// The first record of a journal: its format's version.
     case header(version: Int)
     /// The whole state of a room at a compaction.
-    case snapshot(RoomSnapshot)
+    indirect case snapshot(RoomSnapshot)
     /// A room was created with these options; its games' seeds all derive from `seed`.
     case room(name: String, seed: UInt64, options: [(String, String)])
     /// Game number `index` of the room started at `time` (Unix seconds) with these options, its board at
@@ -34,7 +34,7 @@ public enum JournalRecord: Equatable, Sendable {
     /// The room closed: nobody was left in it.
     case close(room: String)
     /// A finished game, kept for `HISTORY <room>`.
-    case archive(room: String, game: ArchivedGame)
+    indirect case archive(room: String, game: ArchivedGame)
     /// The server started again on this journal at `time` (Unix seconds): every seated player is away.
     case restart(time: Double)
     /// A player voted for a new game with these options (a vote that starts the game is its `game`
