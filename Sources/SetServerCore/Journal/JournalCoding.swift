@@ -284,49 +284,60 @@ struct RecordReader {
         var description: String
     }
 
-    private let fields: [ArraySlice<UInt8>]
-    private var next = 0
     private let body: ArraySlice<UInt8>
+    /// Where the next field starts in `body`; `nil` once the last field was read. Fields are found one
+    /// at a time as they are read (not split into a list first: a list of slices was an allocation and
+    /// a retain of the body per field, a tenth of reading a record).
+    private var cursor: Int?
+    /// How many fields were read (for messages).
+    private var next = 0
 
     init(body: ArraySlice<UInt8>) {
         self.body = body
-        // What `split(separator: 0x20, omittingEmptySubsequences: false)` gives, by a plain scan: the
-        // generic split was a tenth of reading a record.
-        var fields: [ArraySlice<UInt8>] = []
-        var start = body.startIndex
-        body.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            for byte in buffer {
-                if byte == 0x20 {
-                    let end = body.startIndex + offset
-                    fields.append(body[start..<end])
-                    start = end + 1
-                }
-                offset += 1
-            }
-        }
-        fields.append(body[start...])
-        self.fields = fields
+        cursor = body.startIndex
     }
 
-    var isAtEnd: Bool { next == fields.count }
+    var isAtEnd: Bool { cursor == nil }
 
     /// The fields not read yet, as the bytes they are in the body (empty at the end).
-    var unread: ArraySlice<UInt8> { isAtEnd ? body[body.endIndex...] : body[fields[next].startIndex...] }
+    var unread: ArraySlice<UInt8> { cursor.map { body[$0...] } ?? body[body.endIndex...] }
 
     /// The next field's bytes as the body holds them (escapes not undone), without reading it: a reader
     /// that knows a field's exact bytes (a card's code) takes them, and ``skip()`` moves on; `nil` at
     /// the end.
-    var peekedField: ArraySlice<UInt8>? { next < fields.count ? fields[next] : nil }
+    var peekedField: ArraySlice<UInt8>? { cursor.map { body[$0..<fieldEnd(from: $0)] } }
 
     /// Moves past the next field, taken with ``peekedField``.
-    mutating func skip() { next += 1 }
+    mutating func skip() { _ = nextField() }
+
+    /// The next field, as `split(separator: 0x20, omittingEmptySubsequences: false)` would give it.
+    private mutating func nextField() -> ArraySlice<UInt8>? {
+        guard let start = cursor else { return nil }
+        let end = fieldEnd(from: start)
+        move(past: end)
+        return body[start..<end]
+    }
+
+    /// Moves past the field that ends at `end`.
+    private mutating func move(past end: Int) {
+        cursor = end < body.endIndex ? end + 1 : nil
+        next += 1
+    }
+
+    /// Where the field starting at `start` ends: at the next space, or at the body's end.
+    private func fieldEnd(from start: Int) -> Int {
+        body[start...].withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress, !buffer.isEmpty,
+                let found = memchr(base, 0x20, buffer.count)
+            else { return body.endIndex }
+            return start + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
+    }
 
     mutating func text() throws(Malformed) -> String {
-        guard next < fields.count else { throw Malformed(description: "a field is missing") }
-        defer { next += 1 }
-        guard let text = JournalCoding.unescape(fields[next]) else {
-            throw Malformed(description: "field \(next + 1) is not escaped UTF-8")
+        guard let field = nextField() else { throw Malformed(description: "a field is missing") }
+        guard let text = JournalCoding.unescape(field) else {
+            throw Malformed(description: "field \(next) is not escaped UTF-8")
         }
         return text
     }
@@ -334,9 +345,12 @@ struct RecordReader {
     mutating func int() throws(Malformed) -> Int {
         // Plain digits, the way the journal writes numbers, are read from the bytes; anything else
         // (a sign, a long number, junk) as text, as before.
-        if next < fields.count, let value = Self.plainNumber(fields[next]) {
-            next += 1
-            return value
+        if let start = cursor {
+            let end = fieldEnd(from: start)
+            if let value = Self.plainNumber(body[start..<end]) {
+                move(past: end)
+                return value
+            }
         }
         let field = try text()
         guard let value = Int(field) else { throw Malformed(description: "'\(field)' is not a number") }
@@ -387,6 +401,8 @@ struct RecordReader {
     }
 
     func finish() throws(Malformed) {
-        guard isAtEnd else { throw Malformed(description: "\(fields.count - next) fields too many") }
+        guard let cursor else { return }
+        let extra = 1 + body[cursor...].reduce(0) { $0 + ($1 == 0x20 ? 1 : 0) }
+        throw Malformed(description: "\(extra) fields too many")
     }
 }
