@@ -65,9 +65,9 @@ extension Room {
 
     /// Whether the core's tick should look at this room's clock: a timed game under way.
     var isTimed: Bool {
-        // Asked of every room every second: the game is looked at where it is, not copied out.
-        guard case .set(let game) = game, game.options.timeLimit != nil else { return false }
-        return !game.isOver && !isWaiting
+        // Asked of every room every second: only a timed game is looked at (reading it copies it out).
+        guard hasTimeLimit, !isWaiting, case .set(let game) = game else { return false }
+        return !game.isOver
     }
 
     /// Replays a `clock` record.
