@@ -50,6 +50,31 @@ import Testing
         #expect(try eve.request("WATCH r").lines.contains("ROOM r set 1 over"))
     }
 
+    /// The room learns that its game is timed when a game is put in place, which happens three ways:
+    /// a room's first game, a restore from the journal, and a new game voted in with other options.
+    @Test func aTimedGameRestoredOrVotedInEndsAtTheTick() throws {
+        let server = EmbeddedServer()
+        _ = try server.player("ann", room: "r", options: "minutes=1")
+        server.advance(by: 30)
+        // Restored half-way through its minute: time is still called at the tick.
+        let restarted = try server.restarted(after: 1)
+        defer { restarted.stop() }
+        let eve = try restarted.connect("eve")
+        #expect(try eve.request("WATCH r").isOK("WATCH"))
+        restarted.advance(by: 25)
+        #expect(try !events(of: eve).contains { $0.hasPrefix("OVER ") }, "not a minute of play yet")
+        restarted.advance(by: 10)
+        #expect(try events(of: eve).contains { $0.hasPrefix("OVER ") }, "the restored game is timed")
+        // An untimed room votes itself a timed game, then an untimed one again.
+        let (bob, _) = try restarted.player("bob", room: "u")
+        #expect(try bob.request("NEW minutes=1").final == "OK NEW started")
+        restarted.advance(by: 61)
+        #expect(try events(of: bob).contains { $0.hasPrefix("OVER ") }, "the voted-in game is timed")
+        #expect(try bob.request("NEW minutes=off").final == "OK NEW started")
+        restarted.advance(by: 120)
+        #expect(try !events(of: bob).contains { $0.hasPrefix("OVER ") }, "the next game is not timed")
+    }
+
     @Test func practicePausesAndItsClockStands() throws {
         let server = EmbeddedServer()
         defer { server.stop() }

@@ -1,0 +1,61 @@
+import SetGame
+import Testing
+
+@testable import SetServerCore
+
+/// The journal's field reader finds each field as it reads it; what it reads must be what splitting the
+/// body at every space gives (empty fields included), whatever the body.
+@Suite struct RecordReaderTests {
+    @Test func fieldsAreTheBodySplitAtEverySpace() throws {
+        var random = SeededGenerator(seed: 22)
+        let alphabet: [UInt8] = Array("a %1-".utf8)
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...12, using: &random)
+            let bytes = (0..<count).map { _ in alphabet.randomElement(using: &random)! }
+            // A slice that does not start at 0, as a journal line's body is.
+            let line = [0x78] + bytes + [0x78]
+            let body = line[1..<(line.count - 1)]
+            let expected = body.split(separator: 0x20, omittingEmptySubsequences: false)
+            var reader = RecordReader(body: body)
+            for (index, field) in expected.enumerated() {
+                #expect(!reader.isAtEnd)
+                #expect(reader.unread.elementsEqual(body[field.startIndex...]))
+                #expect(reader.peekedField.map(Array.init) == Array(field))
+                #expect(throws: RecordReader.Malformed.self) { try reader.finish() }
+                if index % 2 == 0 { reader.skip() } else { _ = try? reader.text() }
+            }
+            #expect(reader.isAtEnd, "\(Array(body))")
+            #expect(reader.unread.isEmpty)
+            #expect(reader.peekedField == nil)
+            #expect(throws: RecordReader.Malformed.self) { try reader.text() }
+            try reader.finish()
+        }
+    }
+
+    @Test func numbersAndTextAreReadFromTheirOwnFieldsOnly() throws {
+        let body = Array("12 -7 %41b  x".utf8)[...]
+        var reader = RecordReader(body: body)
+        #expect(try reader.int() == 12)
+        #expect(try reader.int() == -7)
+        #expect(try reader.text() == "Ab")
+        do {
+            try reader.finish()
+            Issue.record("three fields are left: an empty one, `x`… the reader says so")
+        } catch {
+            #expect(error.description == "2 fields too many")
+        }
+        #expect(try reader.text() == "")
+        #expect(try reader.text() == "x")
+        try reader.finish()
+        var missing = RecordReader(body: Array("5".utf8)[...])
+        #expect(try missing.int() == 5)
+        #expect(throws: RecordReader.Malformed.self) { try missing.int() }
+    }
+
+    /// Every record is about as small as its fields: a room's snapshot and an archived game, far larger,
+    /// sit in boxes, so copying any record, or an array of them, does not move a snapshot's worth.
+    @Test func aRecordIsNotAsLargeAsASnapshot() {
+        #expect(MemoryLayout<JournalRecord>.size < MemoryLayout<RoomSnapshot>.size / 2)
+        #expect(MemoryLayout<JournalRecord>.size <= 96)
+    }
+}
