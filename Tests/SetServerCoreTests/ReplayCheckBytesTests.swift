@@ -1,6 +1,7 @@
 import SetServerCore
-import SetTestSupport
 import Testing
+
+@testable import SetTestSupport
 
 /// The replay check reads a journal's bytes as a restart reads them (the simulation feeds it the bytes
 /// its disk holds), remembering archive lines it read: the same check, cheaper, and no weaker.
@@ -82,6 +83,44 @@ import Testing
         try check.feed(wholeJournal: bytes[...])
         #expect(throws: ReplayCheck.Mismatch.self) { try check.compareValues(with: server.core) }
         #expect(throws: ReplayCheck.Mismatch.self) { try check.compare(with: server.core) }
+    }
+
+    @Test func aReplayWithARatingOneBitOffFailsEveryCompare() throws {
+        let (server, records, _) = try night()
+        let index = try #require(records.firstIndex { if case .rating = $0 { true } else { false } })
+        guard
+            case .rating(let name, let mode, let bits, let games, let wins, let sets, let wrong, let stale) =
+                records[index]
+        else { return }
+        var changed = records
+        changed[index] = .rating(
+            name: name, mode: mode, rating: bits ^ 1, games: games, wins: wins, sets: sets, wrong: wrong,
+            stale: stale)
+        var check = ReplayCheck(configuration: server.core.configuration)
+        try check.feed(wholeJournal: changed.flatMap(\.line)[...])
+        #expect(throws: ReplayCheck.Mismatch.self) { try check.compareValues(with: server.core) }
+        #expect(throws: ReplayCheck.Mismatch.self) { try check.compare(with: server.core) }
+    }
+
+    /// Records a compare takes as the same without writing them are the same bytes; texts Swift calls
+    /// equal but writes differently, and zeros of either sign, are not taken as the same.
+    @Test func recordsTakenAsIdenticalWriteTheSameBytes() throws {
+        let rating = JournalRecord.rating(
+            name: "ann", mode: "normal", rating: 0x4097_7000_0000_0000, games: 3, wins: 1, sets: 9, wrong: 2,
+            stale: 0)
+        #expect(rating.isIdentical(to: rating) && rating.body == rating.body)
+        let composed = JournalRecord.chat(room: "r", name: "archived-games", text: "caf\u{E9}")
+        let decomposed = JournalRecord.chat(room: "r", name: "archived-games", text: "cafe\u{301}")
+        #expect("caf\u{E9}" == "cafe\u{301}", "Swift calls them equal")
+        #expect(composed.body != decomposed.body, "the journal writes them differently")
+        #expect(!composed.isIdentical(to: decomposed))
+        #expect(composed != decomposed)
+        let zero = JournalRecord.gain(name: "ann", mode: "normal", time: 0, amount: 1)
+        let negativeZero = JournalRecord.gain(name: "ann", mode: "normal", time: -0.0, amount: 1)
+        #expect(!zero.isIdentical(to: negativeZero))
+        #expect(!rating.isIdentical(to: zero), "another kind")
+        let snapshot = try night().records.first { if case .snapshot = $0 { true } else { false } }
+        #expect(snapshot.map { !$0.isIdentical(to: $0) } == true, "a snapshot's bytes always decide")
     }
 
     @Test func aTornOrScribbledJournalDoesNotReplay() throws {
