@@ -124,46 +124,46 @@ struct JSONBytesWriter {
     mutating func write(_ record: GameRecord) {
         bytes.append(0x7B)
         if let dealtIn = record.dealtIn {
-            key("dealtIn")
+            field("dealtIn")
             strings(dealtIn)
         }
-        key("deck")
+        field("deck")
         strings(record.deck)
-        key("durationMs")
+        field("durationMs")
         number(record.durationMs)
         if let end = record.end {
-            key("end")
+            field("end")
             string(end)
         }
-        key("events")
+        field("events")
         bytes.append(0x5B)
         for (i, event) in record.events.enumerated() {
             if i > 0 { bytes.append(0x2C) }
             write(event)
         }
         bytes.append(0x5D)
-        key("id")
+        field("id")
         string(record.id)
-        key("kind")
+        field("kind")
         string(record.kind)
         if let omitted = record.omitted {
-            key("omitted")
+            field("omitted")
             number(omitted)
         }
-        key("options")
+        field("options")
         object(record.options)
-        key("players")
+        field("players")
         strings(record.players)
-        key("room")
+        field("room")
         string(record.room)
-        key("sheet")
+        field("sheet")
         bytes.append(0x5B)
         for (i, row) in record.sheet.enumerated() {
             if i > 0 { bytes.append(0x2C) }
             write(row)
         }
         bytes.append(0x5D)
-        key("startedAtMs")
+        field("startedAtMs")
         number(Int(record.startedAtMs))
         bytes.append(0x7D)
     }
@@ -184,36 +184,36 @@ struct JSONBytesWriter {
     mutating func write(_ event: GameRecord.Event) {
         bytes.append(0x7B)
         if let by = event.by {
-            key("by")
+            field("by")
             string(by)
         }
         if let card = event.card {
-            key("card")
+            field("card")
             string(card)
         }
         if let cards = event.cards {
-            key("cards")
+            field("cards")
             strings(cards)
         }
-        key("ms")
+        field("ms")
         number(event.ms)
         if let name = event.name {
-            key("name")
+            field("name")
             string(name)
         }
         if let options = event.options {
-            key("options")
+            field("options")
             object(options)
         }
         if let position = event.position {
-            key("position")
+            field("position")
             number(position)
         }
         if let result = event.result {
-            key("result")
+            field("result")
             string(result)
         }
-        key("type")
+        field("type")
         string(event.type)
         bytes.append(0x7D)
     }
@@ -221,22 +221,22 @@ struct JSONBytesWriter {
     private mutating func write(_ row: GameRecord.SheetRow) {
         bytes.append(0x7B)
         if let fastest = row.fastestMs {
-            key("fastestMs")
+            field("fastestMs")
             number(fastest)
         }
         if let mean = row.meanMs {
-            key("meanMs")
+            field("meanMs")
             number(mean)
         }
-        key("name")
+        field("name")
         string(row.name)
-        key("score")
+        field("score")
         number(row.score)
-        key("sets")
+        field("sets")
         number(row.sets)
-        key("stale")
+        field("stale")
         number(row.stale)
-        key("wrong")
+        field("wrong")
         number(row.wrong)
         bytes.append(0x7D)
     }
@@ -246,6 +246,16 @@ struct JSONBytesWriter {
     private mutating func key(_ name: String) {
         if bytes.last != 0x7B { bytes.append(0x2C) }
         string(name)
+        bytes.append(0x3A)
+    }
+
+    /// ``key(_:)`` for one of the record's own keys, plain ASCII with nothing to escape: its bytes
+    /// copied as the program holds them, not scanned as a `String` each time (a claim writes seven).
+    private mutating func field(_ name: StaticString) {
+        if bytes.last != 0x7B { bytes.append(0x2C) }
+        bytes.append(0x22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(0x22)
         bytes.append(0x3A)
     }
 
@@ -262,23 +272,16 @@ struct JSONBytesWriter {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Whether JSON escapes each byte value (`"`, `\`, the control characters): a load per byte instead
-    /// of comparisons. Made once, never written after.
-    nonisolated(unsafe) private static let escapes: UnsafePointer<Bool> = {
-        let table = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
-        for value in 0..<256 { table[value] = value < 0x20 || value == 0x22 || value == 0x5C }
-        return UnsafePointer(table)
-    }()
-
     /// A string as `JSONEncoder` writes it: `"` and `\` escaped, the control characters as `\b`, `\t`,
     /// `\n`, `\f`, `\r` or `\u00xx`, everything else (`/`, DEL, non-ASCII) as its UTF-8.
     private mutating func string(_ text: String) {
         bytes.append(0x22)
         // Most strings need no escape: copied whole.
         let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
-            let table = Self.escapes
+            // Whether JSON escapes any byte (`"`, `\`, the control characters), by comparisons: a table
+            // was a lazily made global, checked for being made at every string.
             var any = false
-            for byte in buffer { any = any || table[Int(byte)] }
+            for byte in buffer { any = any || byte < 0x20 || byte == 0x22 || byte == 0x5C }
             guard !any else { return false }
             bytes.append(contentsOf: buffer)
             return true
