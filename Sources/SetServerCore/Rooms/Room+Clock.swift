@@ -66,7 +66,7 @@ extension Room {
     /// Whether the core's tick should look at this room's clock: a timed game under way.
     var isTimed: Bool {
         // Asked of every room every second: only a timed game is looked at (reading it copies it out).
-        guard hasTimeLimit, !isWaiting, case .set(let game) = game else { return false }
+        guard setOptions?.timeLimit != nil, !isWaiting, case .set(let game) = game else { return false }
         return !game.isOver
     }
 

@@ -27,7 +27,7 @@ extension Room {
             case .position(let position):
                 selection.picks.append(.position(position))
             case .code(let code):
-                switch (setGame?.options.mode ?? .normal).card(code: code) {
+                switch (setOptions?.mode ?? .normal).card(code: code) {
                 case .success(let card): selection.picks.append(.card(card))
                 case .failure(let error): return .failure(error)
                 }
@@ -50,7 +50,7 @@ extension Room {
             }
         }
         let outcome = updateSetGame { $0.claim(selection, by: session.name) }!
-        let penalty = setGame?.options.wrongClaimPenalty ?? 0
+        let penalty = setOptions?.wrongClaimPenalty ?? 0
         switch outcome {
         case .success(let taken):
             noteBoardChange(from: before, board: boardBefore, at: now.uptime)
@@ -300,7 +300,7 @@ extension Room {
     func replayClaim(by player: String, cards: [Card], at time: Double) throws(JournalFormatError) {
         // Memory's face-down cards are turned over where they lie: the claim names their positions.
         let selection: Selection
-        if let game = setGame, game.options.mode.dealsFaceDown {
+        if setOptions?.mode.dealsFaceDown == true, let game = setGame {
             selection = Selection(
                 cards.map { card in
                     game.board.firstIndex(of: card).map(Selection.Pick.position) ?? .card(card)

@@ -24,7 +24,7 @@ extension Room {
     }
 
     /// The rating mode of the game: the SET mode, or `matchismo`.
-    var ratingMode: String { setGame?.options.mode.rawValue ?? "matchismo" }
+    var ratingMode: String { setOptions?.mode.rawValue ?? "matchismo" }
 
     /// The game just ended: archives it, rates it, logs it; returns the lines that tell the room
     /// (`ROOM`, `OVER`, the `STATS` lines and `DURATION`).

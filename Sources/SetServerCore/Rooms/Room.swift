@@ -21,10 +21,10 @@ final class Room {
     private var journalOptions: [(String, String)]
     /// The room's game.
     private(set) var game: RoomGame
-    /// Whether the game is SET with a time limit (a game's options never change): the core's tick asks
-    /// every room every second whether its clock needs a look, and reading the game's options copied
-    /// the whole game out of its enum.
-    private(set) var hasTimeLimit = false
+    /// The SET game's options, `nil` in a Matchismo room: kept when a game is installed (a game's options
+    /// never change), because reading them through ``setGame`` copies the whole game out of its enum —
+    /// every claim read them, and the core's tick asks every room every second whether it is timed.
+    private(set) var setOptions: SetGame.Options?
     /// Seated players in join order, online or away.
     private(set) var seats: [Session] = []
     // Which seated players are online, as the journal tells it (`seat`, `presence`, `unseat`), is each
@@ -100,7 +100,7 @@ final class Room {
         self.ratings = ratings
         startedAt = time
         game = Self.makeGame(options, seed: Self.gameSeed(seed, index: 0), firstRevision: 1)
-        hasTimeLimit = Self.hasTimeLimit(game)
+        setOptions = Self.setOptions(of: game)
         isWaiting = options.startsWhenReady
         if !isWaiting { tally.noteBoard(visibleCodes, at: time) }
     }
@@ -117,11 +117,11 @@ final class Room {
 
     func install(_ game: RoomGame) {
         self.game = game
-        hasTimeLimit = Self.hasTimeLimit(game)
+        setOptions = Self.setOptions(of: game)
     }
 
-    private static func hasTimeLimit(_ game: RoomGame) -> Bool {
-        if case .set(let game) = game { game.options.timeLimit != nil } else { false }
+    private static func setOptions(of game: RoomGame) -> SetGame.Options? {
+        if case .set(let game) = game { game.options } else { nil }
     }
 
     /// Stands in while a game is taken out to be changed (see ``updateSetGame(_:)``).
