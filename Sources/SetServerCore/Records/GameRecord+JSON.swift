@@ -421,62 +421,73 @@ struct JSONBytesReader {
         }
     }
 
+    /// A record with its keys where the writer puts them (sorted, the optional ones left out when
+    /// absent): any other order gives `nil`, as any other shape does. Read key by key against the key
+    /// expected next, with no text made for a key (what callers do with a record read here — write it
+    /// again and compare — would refuse another order anyway).
     mutating func gameRecord() -> GameRecord? {
-        var id: String?
-        var room: String?
-        var kind: String?
-        var options: [String: String]?
-        var startedAtMs: Int?
-        var durationMs: Int?
-        var deck: [String]?
-        var players: [String]?
-        var events: [GameRecord.Event]?
-        var sheet: [GameRecord.SheetRow]?
+        guard take(0x7B) else { return nil }
+        var first = true
         var dealtIn: [String]?
+        if key("dealtIn", &first) {
+            guard let list = strings() else { return nil }
+            dealtIn = list
+        }
+        guard key("deck", &first), let deck = strings(), key("durationMs", &first), let durationMs = number()
+        else { return nil }
         var end: String?
-        var omitted: Int?
-        let ok = object { reader, key in
-            switch key {
-            case "dealtIn": dealtIn = reader.strings()
-            case "omitted":
-                guard let number = reader.number() else { return false }
-                omitted = number
-            case "end": end = reader.string()
-            case "deck": deck = reader.strings()
-            case "durationMs": durationMs = reader.number()
-            case "events":
-                var list: [GameRecord.Event] = []
-                events =
-                    reader.array { reader in
-                        guard let event = reader.event() else { return false }
-                        list.append(event)
-                        return true
-                    } ? list : nil
-            case "id": id = reader.string()
-            case "kind": kind = reader.string()
-            case "options": options = reader.pairs()
-            case "players": players = reader.strings()
-            case "room": room = reader.string()
-            case "sheet":
-                var rows: [GameRecord.SheetRow] = []
-                sheet =
-                    reader.array { reader in
-                        guard let row = reader.sheetRow() else { return false }
-                        rows.append(row)
-                        return true
-                    } ? rows : nil
-            case "startedAtMs": startedAtMs = reader.number()
-            default: return false
-            }
+        if key("end", &first) {
+            guard let text = string() else { return nil }
+            end = text
+        }
+        guard key("events", &first) else { return nil }
+        var events: [GameRecord.Event] = []
+        let eventsRead = array { reader in
+            guard let event = reader.event() else { return false }
+            events.append(event)
             return true
         }
-        guard ok, let id, let room, let kind, let options, let startedAtMs, let durationMs, let deck,
-            let players, let events, let sheet
+        guard eventsRead, key("id", &first), let id = string(), key("kind", &first), let kind = string()
         else { return nil }
+        var omitted: Int?
+        if key("omitted", &first) {
+            guard let number = number() else { return nil }
+            omitted = number
+        }
+        guard key("options", &first), let options = pairs(), key("players", &first), let players = strings(),
+            key("room", &first), let room = string(), key("sheet", &first)
+        else { return nil }
+        var sheet: [GameRecord.SheetRow] = []
+        let sheetRead = array { reader in
+            guard let row = reader.sheetRow() else { return false }
+            sheet.append(row)
+            return true
+        }
+        guard sheetRead, key("startedAtMs", &first), let startedAtMs = number(), take(0x7D) else {
+            return nil
+        }
         return GameRecord(
             id: id, room: room, kind: kind, options: options, startedAtMs: Int64(startedAtMs),
             durationMs: durationMs, deck: deck, players: players, events: events, sheet: sheet,
             dealtIn: dealtIn, end: end, omitted: omitted)
+    }
+
+    /// Whether the next key is `name` (after a comma, unless `first`); if so, reads past it and its
+    /// colon.
+    private mutating func key(_ name: StaticString, _ first: inout Bool) -> Bool {
+        let comma = first ? 0 : 1
+        let length = name.utf8CodeUnitCount
+        // `,` unless first, `"`, the name, `"`, `:`.
+        guard bytes.count - i >= comma + length + 3, comma == 0 || bytes[i] == 0x2C, bytes[i + comma] == 0x22,
+            bytes[i + comma + length + 1] == 0x22, bytes[i + comma + length + 2] == 0x3A
+        else { return false }
+        let matches = bytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + i + comma + 1, name.utf8Start, length) == 0
+        }
+        guard matches else { return false }
+        i += comma + length + 3
+        first = false
+        return true
     }
 
     /// An object of strings.
@@ -490,75 +501,72 @@ struct JSONBytesReader {
         return ok ? pairs : nil
     }
 
+    /// An event with its keys where the writer puts them (see ``gameRecord()``).
     mutating func event() -> GameRecord.Event? {
-        var ms: Int?
-        var type: String?
-        var name: String?
-        var cards: [String]?
-        var result: String?
-        var position: Int?
-        var card: String?
+        guard take(0x7B) else { return nil }
+        var first = true
         var by: String?
+        var card: String?
+        var cards: [String]?
+        var name: String?
         var options: [String: String]?
-        let ok = object { reader, key in
-            switch key {
-            case "position":
-                position = reader.number()
-                return position != nil
-            case "card":
-                card = reader.string()
-                return card != nil
-            case "by":
-                by = reader.string()
-                return by != nil
-            case "options":
-                options = reader.pairs()
-                return options != nil
-            case "cards":
-                cards = reader.strings()
-                return cards != nil
-            case "ms":
-                ms = reader.number()
-                return ms != nil
-            case "name":
-                name = reader.string()
-                return name != nil
-            case "result":
-                result = reader.string()
-                return result != nil
-            case "type":
-                type = reader.string()
-                return type != nil
-            default: return false
-            }
+        var position: Int?
+        var result: String?
+        if key("by", &first) {
+            guard let text = string() else { return nil }
+            by = text
         }
-        guard ok, let ms, let type else { return nil }
+        if key("card", &first) {
+            guard let text = string() else { return nil }
+            card = text
+        }
+        if key("cards", &first) {
+            guard let list = strings() else { return nil }
+            cards = list
+        }
+        guard key("ms", &first), let ms = number() else { return nil }
+        if key("name", &first) {
+            guard let text = string() else { return nil }
+            name = text
+        }
+        if key("options", &first) {
+            guard let pairs = pairs() else { return nil }
+            options = pairs
+        }
+        if key("position", &first) {
+            guard let number = number() else { return nil }
+            position = number
+        }
+        if key("result", &first) {
+            guard let text = string() else { return nil }
+            result = text
+        }
+        guard key("type", &first), let type = string(), take(0x7D) else { return nil }
         return GameRecord.Event(
             ms: ms, type: type, name: name, cards: cards, result: result, position: position, card: card,
-            by: by,
-            options: options)
+            by: by, options: options)
     }
 
     private mutating func sheetRow() -> GameRecord.SheetRow? {
-        var name: String?
-        var numbers: [String: Int] = [:]
-        let ok = object { reader, key in
-            if key == "name" {
-                name = reader.string()
-                return name != nil
-            }
-            guard ["fastestMs", "meanMs", "score", "sets", "stale", "wrong"].contains(key),
-                let value = reader.number()
-            else { return false }
-            numbers[key] = value
-            return true
+        guard take(0x7B) else { return nil }
+        var first = true
+        var fastestMs: Int?
+        var meanMs: Int?
+        if key("fastestMs", &first) {
+            guard let number = number() else { return nil }
+            fastestMs = number
         }
-        guard ok, let name, let score = numbers["score"], let sets = numbers["sets"],
-            let stale = numbers["stale"], let wrong = numbers["wrong"]
+        if key("meanMs", &first) {
+            guard let number = number() else { return nil }
+            meanMs = number
+        }
+        guard key("name", &first), let name = string(), key("score", &first), let score = number(),
+            key("sets", &first), let sets = number(), key("stale", &first), let stale = number(),
+            key("wrong", &first), let wrong = number(), take(0x7D)
         else { return nil }
         return GameRecord.SheetRow(
-            name: name, score: score, sets: sets, wrong: wrong, stale: stale, fastestMs: numbers["fastestMs"],
-            meanMs: numbers["meanMs"])
+            name: name, score: score, sets: sets, wrong: wrong, stale: stale, fastestMs: fastestMs,
+            meanMs: meanMs)
     }
 }
 
