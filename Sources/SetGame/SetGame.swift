@@ -501,14 +501,19 @@ public struct SetGame: Sendable {
 
     /// The position a protocol name (`a`…`z`, `za`…`zz`, either case) stands for, or `nil`.
     public static func position(named name: some StringProtocol) -> Int? {
+        position(spelledBy: ArraySlice(name.utf8))
+    }
+
+    /// ``position(named:)`` of the name whose UTF-8 is `bytes` (a word of a line, read where it is).
+    public static func position(spelledBy bytes: ArraySlice<UInt8>) -> Int? {
         func letter(_ byte: UInt8) -> Int? {
             let lower = byte | 0x20
             return (97...122).contains(lower) ? Int(lower) - 97 : nil
         }
-        let bytes = Array(name.utf8)
         switch bytes.count {
-        case 1: return letter(bytes[0])
-        case 2 where bytes[0] | 0x20 == 0x7A: return letter(bytes[1]).map { 26 + $0 }
+        case 1: return letter(bytes[bytes.startIndex])
+        case 2 where bytes[bytes.startIndex] | 0x20 == 0x7A:
+            return letter(bytes[bytes.startIndex + 1]).map { 26 + $0 }
         default: return nil
         }
     }

@@ -173,7 +173,8 @@ extension Command {
         case .new:
             return parseOptions(args[...], verb: verb).map { .new(options: $0) }
         case .choose:
-            return parseChoose(args, usage: usage())
+            // Read on the bytes: a claim is most of a game's input, and its words are positions and codes.
+            return parseChoose(afterVerb.split(whereSeparator: blank), usage: usage())
         }
     }
 
@@ -199,34 +200,37 @@ extension Command {
         return .success(options)
     }
 
-    private static func parseChoose(_ args: [String], usage: ProtocolError) -> Result<Command, ProtocolError>
-    {
+    private static func parseChoose(_ args: [ArraySlice<UInt8>], usage: ProtocolError) -> Result<
+        Command, ProtocolError
+    > {
         var words = args
         var revision: Int?
-        if let last = words.last, last.hasPrefix("@") {
+        if let last = words.last, last.first == 0x40 {
             // Digits only: `Int` would take `@+1` too.
-            let digits = last.utf8.dropFirst()
+            let digits = last.dropFirst()
             guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }),
                 let number = Int(String(decoding: digits, as: UTF8.self))
             else {
+                let shown = String(decoding: last, as: UTF8.self).prefix(24)
                 return .failure(
                     ProtocolError(
-                        .choose, .args,
-                        "'\(TextRules.sanitized(last.prefix(24)))' is not a revision like @17"))
+                        .choose, .args, "'\(TextRules.sanitized(shown))' is not a revision like @17"))
             }
             revision = number
             words.removeLast()
         }
-        // `CHOOSE afk` is three positions typed without spaces; two letters are a playing card (`QD`).
-        if words.count == 1, words[0].count > 2, words[0].allSatisfy({ $0.isLetter && $0.isASCII }),
-            words[0].count <= maximumPicks
+        // `CHOOSE afk` is three positions typed without spaces; two letters are a playing card (`QD`). (ASCII
+        // letters are one byte and one character each, so the bytes count as the characters did.)
+        if words.count == 1, words[0].count > 2, words[0].count <= maximumPicks,
+            words[0].allSatisfy({ (0x61...0x7A).contains($0 | 0x20) })
         {
-            words = words[0].map { String($0) }
+            let word = words[0]
+            words = word.indices.map { word[$0...$0] }
         }
         guard !words.isEmpty, words.count <= maximumPicks else { return .failure(usage) }
         let picks = words.map { word -> Pick in
-            if let position = SetGame.position(named: word) { return .position(position) }
-            return .code(word)
+            if let position = SetGame.position(spelledBy: word) { return .position(position) }
+            return .code(String(decoding: word, as: UTF8.self))
         }
         return .success(.choose(picks: picks, revision: revision))
     }
