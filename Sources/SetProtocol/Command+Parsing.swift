@@ -174,7 +174,7 @@ extension Command {
             return parseOptions(args[...], verb: verb).map { .new(options: $0) }
         case .choose:
             // Read on the bytes: a claim is most of a game's input, and its words are positions and codes.
-            return parseChoose(afterVerb.split(whereSeparator: blank), usage: usage())
+            return parseChoose(afterVerb.split(whereSeparator: blank), usage: usage)
         }
     }
 
@@ -200,7 +200,8 @@ extension Command {
         return .success(options)
     }
 
-    private static func parseChoose(_ args: [ArraySlice<UInt8>], usage: ProtocolError) -> Result<
+    /// `usage` is made only for a claim that needs it (its text is looked up and written).
+    private static func parseChoose(_ args: [ArraySlice<UInt8>], usage: () -> ProtocolError) -> Result<
         Command, ProtocolError
     > {
         var words = args
@@ -227,7 +228,7 @@ extension Command {
             let word = words[0]
             words = word.indices.map { word[$0...$0] }
         }
-        guard !words.isEmpty, words.count <= maximumPicks else { return .failure(usage) }
+        guard !words.isEmpty, words.count <= maximumPicks else { return .failure(usage()) }
         let picks = words.map { word -> Pick in
             if let position = SetGame.position(spelledBy: word) { return .position(position) }
             return .code(String(decoding: word, as: UTF8.self))
