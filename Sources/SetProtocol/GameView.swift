@@ -211,13 +211,33 @@ public struct GameView: Sendable {
     }
 
     private mutating func checkBoard(_ positions: [String]) {
-        for (i, slot) in board.enumerated() {
-            if case .unreadable(let code) = slot { report("unreadable card '\(code)'") }
-            if positions[i] != SetGame.positionName(i) {
-                report("position \(positions[i]) out of order at \(i)")
+        // Each board a client reads is checked: the positions compared on their bytes and the cards
+        // marked in a bit set, not a position's name made and a hash set built every time.
+        var isTwice = false
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (Card.universe.count + 63) / 64) { seen in
+            seen.initialize(repeating: 0)
+            for (i, slot) in board.enumerated() {
+                if case .unreadable(let code) = slot { report("unreadable card '\(code)'") }
+                if !Self.isPositionName(positions[i], of: i) {
+                    report("position \(positions[i]) out of order at \(i)")
+                }
+                guard case .set(let card) = slot else { continue }
+                let (word, bit) = (card.index / 64, UInt64(1) << (card.index % 64))
+                isTwice = isTwice || seen[word] & bit != 0
+                seen[word] |= bit
             }
         }
-        let cards = setCards.compactMap { $0 }
-        if Set(cards).count != cards.count { report("a card twice on the board") }
+        if isTwice { report("a card twice on the board") }
+    }
+
+    /// Whether `text` is ``SetGame/positionName(_:)`` of `position`, read on its bytes.
+    private static func isPositionName(_ text: String, of position: Int) -> Bool {
+        let utf8 = text.utf8
+        switch position {
+        case 0..<26: return utf8.count == 1 && utf8.first == UInt8(97 + position)
+        case 26..<52:
+            return utf8.count == 2 && utf8.first == 0x7A && utf8.last == UInt8(97 + position - 26)
+        default: return text == SetGame.positionName(position)
+        }
     }
 }

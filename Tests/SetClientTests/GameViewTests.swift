@@ -25,6 +25,28 @@ struct GameViewTests {
         #expect(view.protocolErrors.isEmpty && view.protocolErrorCount == 26_000)
     }
 
+    /// A long board (positions past `z`, cards of every index of the classic deck) reads clean; the same
+    /// board with one card twice, or one position misnamed, does not.
+    @Test func aLongBoardIsCheckedPositionByPositionAndCardByCard() {
+        let cards = Card.universe.prefix(81).map(\.code)
+        func board(_ codes: [String], names: [String]? = nil) -> String {
+            let names = names ?? codes.indices.map(SetGame.positionName)
+            return zip(names, codes).map { "\($0):\($1)" }.joined(separator: " ")
+        }
+        let picked = Array(cards.suffix(30))
+        var view = GameView()
+        view.apply(ServerLine(parsing: "BOARD 1 \(board(picked))"))
+        #expect(view.protocolErrors.isEmpty, "\(view.protocolErrors)")
+        var twice = picked
+        twice[29] = twice[3]
+        view.apply(ServerLine(parsing: "BOARD 2 \(board(twice))"))
+        #expect(view.drainProtocolErrors() == ["a card twice on the board"])
+        var names = picked.indices.map(SetGame.positionName)
+        names[27] = "ZB"
+        view.apply(ServerLine(parsing: "BOARD 3 \(board(picked, names: names))"))
+        #expect(view.drainProtocolErrors() == ["position ZB out of order at 27"])
+    }
+
     @Test func duplicatesAndPositionsOutOfOrderAreProblems() {
         var view = GameView()
         view.apply(ServerLine(parsing: "BOARD 1 a:1RFS b:1RFS"))
