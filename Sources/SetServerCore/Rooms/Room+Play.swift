@@ -55,19 +55,21 @@ extension Room {
         case .success(let taken):
             noteBoardChange(from: before, board: boardBefore, at: now.uptime)
             let time = now.wall
+            // The codes spelled once: the record, the tally, the game's record, the log and the lines.
+            let codes = taken.cards.map(\.code)
             historyTimes.append(time)
-            record(.claim(room: name, name: session.name, time: time, cards: taken.cards.map(\.code)))
-            tally.noteSet(by: session.name, cards: taken.cards.map(\.code), at: time)
+            record(.claim(room: name, name: session.name, time: time, cards: codes))
+            tally.noteSet(by: session.name, cards: codes, at: time)
             tally.noteBoard(visibleCodes, at: time)
-            noteClaimForRecord(by: session.name, cards: taken.cards.map(\.code), result: "set", at: time)
-            note("set", ("name", session.name), ("cards", taken.cards.map(\.code).joined(separator: " ")))
-            var lines: [ServerLine] = [.set(name: session.name, cards: taken.cards.map(\.code))]
+            noteClaimForRecord(by: session.name, cards: codes, result: "set", at: time)
+            note("set", ("name", session.name), ("cards", codes.joined(separator: " ")))
+            var lines: [ServerLine] = [.set(name: session.name, cards: codes)]
             lines += [boardLine, deckLine, playerLine(session)]
             if let chain = chainLine { lines.append(chain) }
             if let found = foundLine { lines.append(found) }
             if isOver { lines += finishGame() }
             broadcast(lines)
-            return .success(.choose(cards: taken.cards.map(\.code)))
+            return .success(.choose(cards: codes))
         case .failure(.notSet(let why)):
             record(.claim(room: name, name: session.name, time: now.wall, cards: named))
             tally.noteWrong(by: session.name)
@@ -311,16 +313,17 @@ extension Room {
         guard let outcome = updateSetGame({ $0.claim(selection, by: player) }) else {
             throw JournalFormatError(description: "a SET claim in Matchismo room \(name)")
         }
+        let codes = cards.map(\.code)
         switch outcome {
         case .success:
             historyTimes.append(time)
-            tally.noteSet(by: player, cards: cards.map(\.code), at: time)
+            tally.noteSet(by: player, cards: codes, at: time)
             tally.noteBoard(visibleCodes, at: time)
-            noteClaimForRecord(by: player, cards: cards.map(\.code), result: "set", at: time)
+            noteClaimForRecord(by: player, cards: codes, result: "set", at: time)
             if isOver { addToStandings() }
         case .failure(.notSet):
             tally.noteWrong(by: player)
-            noteClaimForRecord(by: player, cards: cards.map(\.code), result: "wrong", at: time)
+            noteClaimForRecord(by: player, cards: codes, result: "wrong", at: time)
         case .failure(let error):
             throw JournalFormatError(
                 description: "the claim of \(player) in \(name) does not replay: \(error)")
