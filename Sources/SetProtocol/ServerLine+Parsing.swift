@@ -61,50 +61,53 @@ private struct Parser {
         return bytes.reduce(UInt64(bytes.count)) { $0 << 8 | UInt64($1) }
     }
 
-    static let setdKey = key("SETD".utf8)
-    static let okKey = key("OK".utf8)
-    static let errKey = key("ERR".utf8)
-    static let roomKey = key("ROOM".utf8)
-    static let optionsKey = key("OPTIONS".utf8)
-    static let boardKey = key("BOARD".utf8)
-    static let deckKey = key("DECK".utf8)
-    static let chainKey = key("CHAIN".utf8)
-    static let turnKey = key("TURN".utf8)
-    static let foundKey = key("FOUND".utf8)
-    static let clockKey = key("CLOCK".utf8)
-    static let runningKey = key("running".utf8)
-    static let pausedKey = key("paused".utf8)
-    static let playerKey = key("PLAYER".utf8)
-    static let joinedKey = key("JOINED".utf8)
-    static let leftKey = key("LEFT".utf8)
-    static let setKey = key("SET".utf8)
-    static let wrongKey = key("WRONG".utf8)
-    static let choseKey = key("CHOSE".utf8)
-    static let chatKey = key("CHAT".utf8)
-    static let newGameKey = key("NEWGAME".utf8)
-    static let voteKey = key("VOTE".utf8)
-    static let overKey = key("OVER".utf8)
-    static let hintKey = key("HINT".utf8)
-    static let historyKey = key("HISTORY".utf8)
-    static let helpKey = key("HELP".utf8)
-    static let pingKey = key("PING".utf8)
-    static let byeKey = key("BYE".utf8)
-    static let readyKey = key("READY".utf8)
-    static let hostKey = key("HOST".utf8)
-    static let kickedKey = key("KICKED".utf8)
-    static let lockedKey = key("LOCKED".utf8)
-    static let unreadyKey = key("UNREADY".utf8)
-    static let startedKey = key("STARTED".utf8)
-    static let statsKey = key("STATS".utf8)
-    static let ratingKey = key("RATING".utf8)
-    static let topKey = key("TOP".utf8)
-    static let tokenKey = key("TOKEN".utf8)
-    static let noticeKey = key("NOTICE".utf8)
-    static let rematchKey = key("REMATCH".utf8)
-    static let csvKey = key("CSV".utf8)
-    static let onlineKey = key("online".utf8)
-    static let awayKey = key("away".utf8)
-    static let dashKey = key("-".utf8)
+    // Each word's ``key(_:)`` written out as a literal (ServerLineParsingTests read every kind of line
+    // through them): a constant made by a call is initialized lazily, and a line's switch checked that
+    // for every key it compared, up to forty a line.
+    static let setdKey: UInt64 = 0x453455444  // "SETD"
+    static let okKey: UInt64 = 0x24F4B  // "OK"
+    static let errKey: UInt64 = 0x3455252  // "ERR"
+    static let roomKey: UInt64 = 0x4524F4F4D  // "ROOM"
+    static let optionsKey: UInt64 = 0x74F5054494F4E53  // "OPTIONS"
+    static let boardKey: UInt64 = 0x5424F415244  // "BOARD"
+    static let deckKey: UInt64 = 0x44445434B  // "DECK"
+    static let chainKey: UInt64 = 0x5434841494E  // "CHAIN"
+    static let turnKey: UInt64 = 0x45455524E  // "TURN"
+    static let foundKey: UInt64 = 0x5464F554E44  // "FOUND"
+    static let clockKey: UInt64 = 0x5434C4F434B  // "CLOCK"
+    static let runningKey: UInt64 = 0x772756E6E696E67  // "running"
+    static let pausedKey: UInt64 = 0x6706175736564  // "paused"
+    static let playerKey: UInt64 = 0x6504C41594552  // "PLAYER"
+    static let joinedKey: UInt64 = 0x64A4F494E4544  // "JOINED"
+    static let leftKey: UInt64 = 0x44C454654  // "LEFT"
+    static let setKey: UInt64 = 0x3534554  // "SET"
+    static let wrongKey: UInt64 = 0x557524F4E47  // "WRONG"
+    static let choseKey: UInt64 = 0x543484F5345  // "CHOSE"
+    static let chatKey: UInt64 = 0x443484154  // "CHAT"
+    static let newGameKey: UInt64 = 0x74E455747414D45  // "NEWGAME"
+    static let voteKey: UInt64 = 0x4564F5445  // "VOTE"
+    static let overKey: UInt64 = 0x44F564552  // "OVER"
+    static let hintKey: UInt64 = 0x448494E54  // "HINT"
+    static let historyKey: UInt64 = 0x7484953544F5259  // "HISTORY"
+    static let helpKey: UInt64 = 0x448454C50  // "HELP"
+    static let pingKey: UInt64 = 0x450494E47  // "PING"
+    static let byeKey: UInt64 = 0x3425945  // "BYE"
+    static let readyKey: UInt64 = 0x55245414459  // "READY"
+    static let hostKey: UInt64 = 0x4484F5354  // "HOST"
+    static let kickedKey: UInt64 = 0x64B49434B4544  // "KICKED"
+    static let lockedKey: UInt64 = 0x64C4F434B4544  // "LOCKED"
+    static let unreadyKey: UInt64 = 0x7554E5245414459  // "UNREADY"
+    static let startedKey: UInt64 = 0x753544152544544  // "STARTED"
+    static let statsKey: UInt64 = 0x55354415453  // "STATS"
+    static let ratingKey: UInt64 = 0x6524154494E47  // "RATING"
+    static let topKey: UInt64 = 0x3544F50  // "TOP"
+    static let tokenKey: UInt64 = 0x5544F4B454E  // "TOKEN"
+    static let noticeKey: UInt64 = 0x64E4F54494345  // "NOTICE"
+    static let rematchKey: UInt64 = 0x752454D41544348  // "REMATCH"
+    static let csvKey: UInt64 = 0x3435356  // "CSV"
+    static let onlineKey: UInt64 = 0x66F6E6C696E65  // "online"
+    static let awayKey: UInt64 = 0x461776179  // "away"
+    static let dashKey: UInt64 = 0x12D  // "-"
 
     func key(_ k: Int) -> UInt64 { Self.key(UnsafeBufferPointer(rebasing: b[words[k]])) }
 

@@ -376,7 +376,12 @@ struct JSONBytesReader {
     private mutating func string() -> String? {
         guard take(0x22) else { return nil }
         // Most strings (card codes, names) have no escape: made straight from the bytes.
-        if let end = bytes[i...].firstIndex(where: { $0 == 0x22 || $0 == 0x5C }), bytes[end] == 0x22 {
+        let plainEnd = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var at = i
+            while at < buffer.count, buffer[at] != 0x22, buffer[at] != 0x5C { at += 1 }
+            return at < buffer.count && buffer[at] == 0x22 ? at : nil
+        }
+        if let end = plainEnd {
             defer { i = end + 1 }
             return String(decoding: bytes[i..<end], as: UTF8.self)
         }
