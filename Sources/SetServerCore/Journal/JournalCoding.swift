@@ -43,14 +43,18 @@ public enum JournalCoding {
             out.append(0x25)
             return
         }
-        // Most fields need no escape: scanned and copied whole from a native string's bytes, not byte by
-        // byte through its UTF-8 view.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
-            guard !anyMustEscape(buffer) else { return false }
-            out.append(contentsOf: buffer)
+        // Most fields need no escape: scanned and copied whole from a native string's bytes. One that
+        // does (a chat's spaces) is escaped from those bytes too: neither goes through the UTF-8 view byte
+        // by byte.
+        let written: Bool? = text.utf8.withContiguousStorageIfAvailable { buffer in
+            if anyMustEscape(buffer) {
+                appendEachEscaped(buffer, to: &out)
+            } else {
+                out.append(contentsOf: buffer)
+            }
             return true
         }
-        if copied == true { return }
+        if written == true { return }
         appendEachEscaped(text.utf8, to: &out)
     }
 
