@@ -111,7 +111,17 @@ public struct SetGame: Sendable {
     /// The cards face up, by position (0 is `a`).
     public internal(set) var board: [Card]
     /// The cards not yet dealt, the next one first.
-    public var deck: [Card] { undealt.reversed() }
+    public var deck: [Card] {
+        // Written back to front into a list made at its size: every snapshot of a room reads it, and the
+        // generic `reversed()` went card by card through an iterator.
+        let count = undealt.count
+        return undealt.withUnsafeBufferPointer { cards in
+            Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count { buffer.initializeElement(at: count - 1 - i, to: cards[i]) }
+                initialized = count
+            }
+        }
+    }
     /// How many cards are left in the deck.
     public var deckCount: Int { undealt.count }
     /// Goes up by one on every change to the board.
