@@ -52,6 +52,25 @@ import Testing
         #expect(throws: RecordReader.Malformed.self) { try missing.int() }
     }
 
+    @Test func bytesAreTheSameExactlyWhenEveryByteIs() {
+        var random = SeededGenerator(seed: 5)
+        for _ in 0..<2_000 {
+            let a = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                UInt8.random(in: 0...3, using: &random)
+            }
+            var b = a
+            if Bool.random(using: &random), !b.isEmpty {
+                b[Int.random(in: 0..<b.count, using: &random)] &+= 1
+            } else if Bool.random(using: &random) {
+                b.append(0)
+            }
+            // Slices that do not start at 0, as a journal line's are.
+            let x = ([9] + a)[1...]
+            let y = ([7, 7] + b)[2...]
+            #expect(JournalCoding.sameBytes(x, y) == x.elementsEqual(y))
+        }
+    }
+
     /// Every record is about as small as its fields: a room's snapshot and an archived game, far larger,
     /// sit in boxes, so copying any record, or an array of them, does not move a snapshot's worth.
     @Test func aRecordIsNotAsLargeAsASnapshot() {

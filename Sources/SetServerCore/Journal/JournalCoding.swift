@@ -170,6 +170,14 @@ public enum JournalCoding {
         return count
     }
 
+    /// Whether `a` and `b` hold the same bytes, compared as memory.
+    static func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
+
     /// ``checksum(_:)`` of bytes in memory: every byte of every journal line is hashed when it is written
     /// and again when it is read, so the loop runs on a buffer (no index checked against its bounds).
     static func checksum(buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {

@@ -804,7 +804,8 @@ extension ArchivedGame {
     mutating func keepBytes(ifWrittenAs read: ArraySlice<UInt8>, recordJSON: String? = nil) {
         var out = RecordWriter()
         write(to: &out, recordJSON: recordJSON)
-        guard out.body.elementsEqual(read) else { return }
+        // Compared as memory: a game's line is kilobytes, and `elementsEqual` went byte by byte.
+        guard JournalCoding.sameBytes(out.body[...], read) else { return }
         fields = EncodedFields(out.body)
     }
 }
