@@ -171,7 +171,7 @@ public enum JournalCoding {
     }
 
     /// Whether `a` and `b` hold the same bytes, compared as memory.
-    static func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    public static func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBytes { x in
             b.withUnsafeBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }

@@ -87,7 +87,9 @@ public enum JournalRecord: Equatable, Sendable {
     /// The host cleared the room's standings for the night (`STANDINGS reset`).
     case standingsReset(room: String, by: String)
 
-    public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool { lhs.body == rhs.body }
+    public static func == (lhs: JournalRecord, rhs: JournalRecord) -> Bool {
+        JournalCoding.sameBytes(lhs.body[...], rhs.body[...])
+    }
 }
 
 /// A finished game: when it ran, the final scores and every set or choice with its time.

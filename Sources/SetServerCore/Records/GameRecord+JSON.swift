@@ -43,7 +43,7 @@ extension GameRecord {
         guard let record = reader.gameRecord(), reader.isAtEnd else { return nil }
         var writer = JSONBytesWriter(capacity: reader.bytes.count)
         writer.write(record)
-        return writer.bytes == reader.bytes ? record : nil
+        return JournalCoding.sameBytes(writer.bytes[...], reader.bytes[...]) ? record : nil
     }
 
     /// The stored properties, by name, that the hand-written JSON writes, per type.
@@ -102,7 +102,7 @@ extension GameRecord.Event {
             if let event = reader.event(), reader.isAtEnd {
                 var writer = JSONBytesWriter(capacity: reader.bytes.count)
                 writer.write(event)
-                if writer.bytes == reader.bytes { return event }
+                if JournalCoding.sameBytes(writer.bytes[...], reader.bytes[...]) { return event }
             }
         }
         return try? JSONDecoder().decode(GameRecord.Event.self, from: Data(json.utf8))
