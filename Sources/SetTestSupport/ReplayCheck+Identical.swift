@@ -1,5 +1,9 @@
 import SetServerCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension JournalRecord {
     /// Whether `self` and `other` are the same value to the bit — the same kind, every text the same
     /// bytes (not merely equal as Swift compares strings: canonically equivalent texts are written
@@ -10,7 +14,16 @@ extension JournalRecord {
     /// compare can take `true` as "the same bytes" without writing either. `false` says nothing; the
     /// bytes decide then (``JournalRecord/==`` writes both).
     func isIdentical(to other: JournalRecord) -> Bool {
-        func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
+        func same(_ a: String, _ b: String) -> Bool {
+            // The UTF-8 compared as memory (a native string's bytes are contiguous; the UTF-8 views'
+            // `elementsEqual` went byte by byte).
+            var (a, b) = (a, b)
+            return a.withUTF8 { x in
+                b.withUTF8 { y in
+                    x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+                }
+            }
+        }
         switch (self, other) {
         case let (
             .rating(name, mode, rating, games, wins, sets, wrong, stale),
