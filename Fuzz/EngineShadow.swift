@@ -56,7 +56,7 @@ struct ShadowCore {
     private static var capacity: Int { 1 << 13 }
 
     /// The snapshot bodies each journal replayed to, by the digest of its lines.
-    nonisolated(unsafe) private static var bodiesByJournal: [ByteDigest: [[UInt8]]] = [:]
+    nonisolated(unsafe) private static var bodiesByJournal: [ByteDigest: SnapshotBodies] = [:]
 
     /// What each distinct journal line reads back as, read once per process: a line's record depends on
     /// its bytes alone, and the engine's seeded randomness makes most inputs write the lines earlier
@@ -77,7 +77,7 @@ struct ShadowCore {
 
     /// The bodies of the snapshot records of a core restored from the journal so far, or the reason
     /// the journal does not read back or replay.
-    mutating func snapshotBodies() -> Result<[[UInt8]], ShadowFailure> {
+    mutating func snapshotBodies() -> Result<SnapshotBodies, ShadowFailure> {
         let key = journal.digest
         if cachesAreEnabled, let bodies = Self.bodiesByJournal[key] { return .success(bodies) }
         var records: [JournalRecord] = []
@@ -96,7 +96,8 @@ struct ShadowCore {
             return .failure(ShadowFailure("the journal does not replay: \(error)"))
         }
         isFresh = false
-        let bodies = core.snapshotRecords().map(\.body)
+        var bodies = SnapshotBodies()
+        core.writeSnapshotBodies(into: &bodies.bytes, ends: &bodies.ends)
         if cachesAreEnabled {
             if Self.bodiesByJournal.count >= Self.capacity {
                 Self.bodiesByJournal.removeAll(keepingCapacity: true)
@@ -104,6 +105,18 @@ struct ShadowCore {
             Self.bodiesByJournal[key] = bodies
         }
         return .success(bodies)
+    }
+}
+
+/// The bodies of a core's snapshot records, one after the other, and where each ends
+/// (`ServerCore.writeSnapshotBodies(into:ends:)`): two are equal exactly when the lists of bodies are.
+struct SnapshotBodies: Equatable {
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+
+    /// Each body as text, for a failure's message.
+    var texts: [String] {
+        zip([0] + ends, ends).map { String(decoding: bytes[$0..<$1], as: UTF8.self) }
     }
 }
 

@@ -234,25 +234,41 @@ public enum JournalCoding {
 /// Builds one record's body, field by field.
 struct RecordWriter {
     private(set) var body: [UInt8] = []
+    /// Where this record's fields start in ``body``: a writer continuing a buffer of earlier records
+    /// (``init(continuing:)``) writes no space before its first field.
+    private var start = 0
 
     init(_ kind: String) { append(kind) }
 
     /// A writer of fields alone, without a record's kind.
     init() {}
 
+    /// A writer that appends to `buffer`'s bytes (taken, `buffer` left empty until ``finish(into:)``
+    /// hands them back with this record's after them).
+    init(continuing buffer: inout [UInt8]) {
+        swap(&body, &buffer)
+        start = body.count
+    }
+
+    /// Hands the bytes back to the buffer ``init(continuing:)`` took them from.
+    mutating func finish(into buffer: inout [UInt8]) { swap(&body, &buffer) }
+
+    /// Whether a field was written, so the next one needs a space before it.
+    private var hasField: Bool { body.count > start }
+
     mutating func append(_ text: String) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendEscaped(text, to: &body)
     }
 
     // Numbers are written as their digits straight into the body (the bytes `String(number)` has, none
     // of which is escaped), not made into a `String` first: a snapshot holds hundreds of them.
     mutating func append(_ number: Int) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendDecimal(number, to: &body)
     }
     mutating func append(_ number: UInt64) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendDecimal(magnitude: number, isNegative: false, to: &body)
     }
     mutating func append(_ flag: Bool) { append(flag ? "1" : "0") }
@@ -266,13 +282,13 @@ struct RecordWriter {
 
     /// A field of text given as its UTF-8 bytes, escaped as the text itself would be.
     mutating func append(escaping bytes: [UInt8]) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendEscaped(bytes: bytes, to: &body)
     }
 
     /// Fields written before (one or more, escaped and joined), as they were.
     mutating func append(written fields: [UInt8]) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         body += fields
     }
 }
