@@ -247,8 +247,16 @@ struct EngineFuzzer {
         fuzzSaveCounters(Self.countersBeforeCheck)
         defer { fuzzRestoreCounters(Self.countersBeforeCheck) }
         if !written.isEmpty || shadowBodies == nil {
-            // The lines as the shell writes them to the disk, read back and replayed by the shadow.
-            shadow.append(written.map(\.line))
+            // The lines as the shell writes them to the disk (one buffer, each line's end noted), read
+            // back and replayed by the shadow.
+            var lines: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(written.count)
+            for record in written {
+                record.appendLine(to: &lines)
+                ends.append(lines.count)
+            }
+            shadow.append(lines, ends: ends)
             written = []
             switch shadow.snapshotBodies() {
             case .success(let bodies): shadowBodies = bodies

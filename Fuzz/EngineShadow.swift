@@ -27,7 +27,7 @@ struct ShadowCore {
     private let core: ServerCore
     private var isFresh = true
     /// Lines written since the last replay into `core`, in order.
-    private var pending: [[UInt8]] = []
+    private var pending: [ArraySlice<UInt8>] = []
     /// Every line written so far.
     private var journal = RunningDigest()
 
@@ -69,10 +69,16 @@ struct ShadowCore {
         return try? JournalRecord(body: body)
     }
 
-    /// Adds `lines` (each a whole journal line with its LF, in the order written) to the journal.
-    mutating func append(_ lines: [[UInt8]]) {
-        for line in lines { journal.append(line) }
-        pending += lines
+    /// Adds the lines in `bytes` (whole journal lines with their LF, in the order written, each ending
+    /// at its entry of `ends`) to the journal.
+    mutating func append(_ bytes: [UInt8], ends: [Int]) {
+        var start = 0
+        for end in ends {
+            let line = bytes[start..<end]
+            journal.append(line)
+            pending.append(line)
+            start = end
+        }
     }
 
     /// The bodies of the snapshot records of a core restored from the journal so far, or the reason
@@ -83,7 +89,7 @@ struct ShadowCore {
         var records: [JournalRecord] = []
         records.reserveCapacity(pending.count)
         for line in pending {
-            guard let record = Self.readBack.value(for: line[...], Self.read) else {
+            guard let record = Self.readBack.value(for: line, Self.read) else {
                 return .failure(
                     ShadowFailure("a record does not read back: \(String(decoding: line, as: UTF8.self))"))
             }

@@ -20,8 +20,8 @@ import Testing
         }
     }
 
-    /// A record's body appended after other bytes is its body as it is alone: no space before its kind,
-    /// one between its fields, whatever the buffer held.
+    /// A record's body (and its line) appended after other bytes is its body as it is alone: no space
+    /// before its kind, one between its fields, whatever the buffer held.
     @Test(arguments: ["", "x", "snapshot room 1"])
     func aBodyAppendedAfterOtherBytesIsTheBodyAlone(before: String) throws {
         let server = try BusyNight.play(on: EmbeddedServer())
@@ -29,6 +29,11 @@ import Testing
             var buffer = Array(before.utf8)
             record.appendBody(to: &buffer)
             #expect(buffer == Array(before.utf8) + record.body)
+            // A whole line (the journal's pending bytes, a rewrite) likewise, its checksum the body's.
+            var lines = Array(before.utf8)
+            record.appendLine(to: &lines)
+            #expect(lines == Array(before.utf8) + JournalCoding.line(body: record.body))
+            #expect(lines == Array(before.utf8) + record.line)
         }
     }
 }

@@ -206,10 +206,19 @@ public enum JournalCoding {
     /// bytes and a rewrite take each line where it goes, with no array made for it in between (and the
     /// body copied once, where it had been copied twice).
     public static func appendLine(body: [UInt8], to out: inout [UInt8]) {
+        let start = out.count
         out += body
+        finishLine(bodyFrom: start, in: &out)
+    }
+
+    /// Ends the record whose body is `out[start...]` as ``appendLine(body:to:)`` does: ` ~`, the body's
+    /// checksum, LF (for a body written into `out` in place, with no array of its own).
+    static func finishLine(bodyFrom start: Int, in out: inout [UInt8]) {
+        let sum = out.withUnsafeBufferPointer {
+            checksum(buffer: UnsafeBufferPointer(rebasing: $0[start...]))
+        }
         out.append(0x20)
         out.append(0x7E)
-        let sum = body.withUnsafeBufferPointer { checksum(buffer: $0) }
         for shift in stride(from: 28, through: 0, by: -4) {
             out.append(hex[Int((sum >> UInt32(shift)) & 0xF)])
         }

@@ -193,7 +193,11 @@ extension JournalRecord {
     public var line: [UInt8] { JournalCoding.line(body: body) }
 
     /// Appends ``line`` to `out`, with no array made for the line alone.
-    public func appendLine(to out: inout [UInt8]) { JournalCoding.appendLine(body: body, to: &out) }
+    public func appendLine(to out: inout [UInt8]) {
+        let start = out.count
+        appendBody(to: &out)
+        JournalCoding.finishLine(bodyFrom: start, in: &out)
+    }
 
     /// Reads a record from a body whose checksum was verified.
     public init(body: ArraySlice<UInt8>) throws(JournalFormatError) {
