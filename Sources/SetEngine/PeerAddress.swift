@@ -124,14 +124,31 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
     /// at every accept, and reading the address's text back was most of an accept's time.
     static func key(of address: IPAddress) -> String {
         if address.isIPv4 { return dottedDecimal(address) }
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        for index in 0..<4 {
-            if index > 0 { text.append(UInt8(ascii: ":")) }
-            IPAddress.appendHex(address.group(index), to: &text)
+        // At most 24 bytes (four groups of four digits, three colons, `::/64`), written straight into the
+        // string, with no array in between.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var count = 0
+            for index in 0..<4 {
+                if index > 0 {
+                    text[count] = UInt8(ascii: ":")
+                    count += 1
+                }
+                let group = address.group(index)
+                var shift = 12
+                while shift > 0, group >> UInt16(shift) == 0 { shift -= 4 }
+                while shift >= 0 {
+                    let digit = UInt8(truncatingIfNeeded: group >> UInt16(shift)) & 0xF
+                    text[count] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    count += 1
+                    shift -= 4
+                }
+            }
+            for byte in "::/64".utf8 {
+                text[count] = byte
+                count += 1
+            }
+            return count
         }
-        text.append(contentsOf: "::/64".utf8)
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// An IPv4 address in dotted decimal (what its `description` spells), written straight into the
