@@ -48,7 +48,7 @@ struct EngineFuzzer {
     /// The journal written so far is replayed into it (Fuzz/EngineShadow.swift).
     var shadow = ShadowCore()
     /// The bodies of the shadow core's snapshot records, as of the last replay into it.
-    var shadowBodies: [[UInt8]]?
+    var shadowBodies: SnapshotBodies?
     var operations = 0
     /// `operations` when the replay was last checked: with no operation since, the state is the one
     /// checked.
@@ -60,6 +60,10 @@ struct EngineFuzzer {
     /// once per process, as memory an input leaves behind would look like a leak to libFuzzer.
     nonisolated(unsafe) static let countersBeforeCheck = UnsafeMutablePointer<UInt8>.allocate(
         capacity: Int(fuzzCounterCount()))
+
+    /// The live core's snapshot bodies at the check, written into the same two arrays at every check
+    /// of the process (their capacity kept), not an array per record.
+    nonisolated(unsafe) static var live = SnapshotBodies()
 
     /// The configuration every input's engine and shadow core start from, made once per process.
     static let configuration: ServerConfiguration = {
@@ -210,7 +214,9 @@ struct EngineFuzzer {
         for held in stalled.values {
             require(held <= engine.outputLimit, "a stalled client holds \(held) bytes, over the cap")
         }
-        engine.flushed(backlogged: stalled.filter { $0.value > 0 }.map { ($0.key, $0.value) })
+        // (No list made when no client stalls, as in most operations.)
+        engine.flushed(
+            backlogged: stalled.isEmpty ? [] : stalled.compactMap { $0.value > 0 ? ($0.key, $0.value) : nil })
         for id in closing { close(id) }
         require(
             engine.connectionCount == open.count,
@@ -221,7 +227,9 @@ struct EngineFuzzer {
     ///
     /// The two states are compared as their snapshot records' bodies, encoded here once each: the
     /// records' `==` encodes both sides on every comparison, in the instrumented library. The replayed
-    /// state changes only when records are replayed into it, so its bodies are kept until then.
+    /// state changes only when records are replayed into it, so its bodies are kept until then. Each
+    /// side's bodies are one buffer of bytes and the end of each body: equal buffers with equal ends
+    /// are equal lists of bodies, every byte and every boundary compared.
     mutating func checkReplay() {
         guard engine.isJournalAvailable, !isDead, checkedAfter != operations else { return }
         checkedAfter = operations
@@ -239,21 +247,34 @@ struct EngineFuzzer {
         fuzzSaveCounters(Self.countersBeforeCheck)
         defer { fuzzRestoreCounters(Self.countersBeforeCheck) }
         if !written.isEmpty || shadowBodies == nil {
-            // The lines as the shell writes them to the disk, read back and replayed by the shadow.
-            shadow.append(written.map(\.line))
+            // The lines as the shell writes them to the disk (one buffer, each line's end noted), read
+            // back and replayed by the shadow.
+            var lines: [UInt8] = []
+            var ends: [Int] = []
+            ends.reserveCapacity(written.count)
+            for record in written {
+                record.appendLine(to: &lines)
+                ends.append(lines.count)
+            }
+            shadow.append(lines, ends: ends)
             written = []
             switch shadow.snapshotBodies() {
             case .success(let bodies): shadowBodies = bodies
             case .failure(let failure): return require(false, failure.reason)
             }
         }
-        let live = engine.core.snapshotRecords().map(\.body)
+        // Taken out of the static while written (two accesses to one static at once would be an
+        // exclusivity violation), put back with its capacity after.
+        var live = SnapshotBodies()
+        swap(&live, &Self.live)
+        defer { swap(&live, &Self.live) }
+        engine.core.writeSnapshotBodies(into: &live.bytes, ends: &live.ends)
         require(
             live == shadowBodies,
             """
             the replay differs from live play:
-            \(live.map { String(decoding: $0, as: UTF8.self) })
-            \((shadowBodies ?? []).map { String(decoding: $0, as: UTF8.self) })
+            \(live.texts)
+            \(shadowBodies?.texts ?? [])
             """)
     }
 }

@@ -27,7 +27,7 @@ struct ShadowCore {
     private let core: ServerCore
     private var isFresh = true
     /// Lines written since the last replay into `core`, in order.
-    private var pending: [[UInt8]] = []
+    private var pending: [ArraySlice<UInt8>] = []
     /// Every line written so far.
     private var journal = RunningDigest()
 
@@ -56,7 +56,7 @@ struct ShadowCore {
     private static var capacity: Int { 1 << 13 }
 
     /// The snapshot bodies each journal replayed to, by the digest of its lines.
-    nonisolated(unsafe) private static var bodiesByJournal: [ByteDigest: [[UInt8]]] = [:]
+    nonisolated(unsafe) private static var bodiesByJournal: [ByteDigest: SnapshotBodies] = [:]
 
     /// What each distinct journal line reads back as, read once per process: a line's record depends on
     /// its bytes alone, and the engine's seeded randomness makes most inputs write the lines earlier
@@ -69,21 +69,27 @@ struct ShadowCore {
         return try? JournalRecord(body: body)
     }
 
-    /// Adds `lines` (each a whole journal line with its LF, in the order written) to the journal.
-    mutating func append(_ lines: [[UInt8]]) {
-        for line in lines { journal.append(line) }
-        pending += lines
+    /// Adds the lines in `bytes` (whole journal lines with their LF, in the order written, each ending
+    /// at its entry of `ends`) to the journal.
+    mutating func append(_ bytes: [UInt8], ends: [Int]) {
+        var start = 0
+        for end in ends {
+            let line = bytes[start..<end]
+            journal.append(line)
+            pending.append(line)
+            start = end
+        }
     }
 
     /// The bodies of the snapshot records of a core restored from the journal so far, or the reason
     /// the journal does not read back or replay.
-    mutating func snapshotBodies() -> Result<[[UInt8]], ShadowFailure> {
+    mutating func snapshotBodies() -> Result<SnapshotBodies, ShadowFailure> {
         let key = journal.digest
         if cachesAreEnabled, let bodies = Self.bodiesByJournal[key] { return .success(bodies) }
         var records: [JournalRecord] = []
         records.reserveCapacity(pending.count)
         for line in pending {
-            guard let record = Self.readBack.value(for: line[...], Self.read) else {
+            guard let record = Self.readBack.value(for: line, Self.read) else {
                 return .failure(
                     ShadowFailure("a record does not read back: \(String(decoding: line, as: UTF8.self))"))
             }
@@ -96,7 +102,8 @@ struct ShadowCore {
             return .failure(ShadowFailure("the journal does not replay: \(error)"))
         }
         isFresh = false
-        let bodies = core.snapshotRecords().map(\.body)
+        var bodies = SnapshotBodies()
+        core.writeSnapshotBodies(into: &bodies.bytes, ends: &bodies.ends)
         if cachesAreEnabled {
             if Self.bodiesByJournal.count >= Self.capacity {
                 Self.bodiesByJournal.removeAll(keepingCapacity: true)
@@ -104,6 +111,18 @@ struct ShadowCore {
             Self.bodiesByJournal[key] = bodies
         }
         return .success(bodies)
+    }
+}
+
+/// The bodies of a core's snapshot records, one after the other, and where each ends
+/// (`ServerCore.writeSnapshotBodies(into:ends:)`): two are equal exactly when the lists of bodies are.
+struct SnapshotBodies: Equatable {
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+
+    /// Each body as text, for a failure's message.
+    var texts: [String] {
+        zip([0] + ends, ends).map { String(decoding: bytes[$0..<$1], as: UTF8.self) }
     }
 }
 

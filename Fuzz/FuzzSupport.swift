@@ -174,7 +174,7 @@ struct RunningDigest {
     }
 
     /// Adds `bytes` to the sequence.
-    mutating func append(_ bytes: [UInt8]) {
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
         first.combine(bytes.count)
         second.combine(bytes.count)
         bytes.withUnsafeBytes { raw in

@@ -86,6 +86,15 @@ final class Connection {
             }
         }
     }
+    /// Whether it is counted under its client's own key (``countedKey`` is ``peer``'s key), told without
+    /// spelling the key: the engine asks at every accept and at the end of every sniff window.
+    var isCountedUnderPeerKey: Bool { isKeyCounted && relay?.countedKey == nil }
+    /// Counts it under its client's own key, as `countedKey = peer.key` does, without spelling the key
+    /// to compare it with itself.
+    func countUnderPeerKey() {
+        relay?.countedKey = nil
+        isKeyCounted = true
+    }
     /// When its current sniff window ends (uptime): a PROXY header starts a new window for the client's
     /// own first bytes, and the queue's entry of the first window must then not end it. Meaningful while
     /// it is sniffing or refused, which is all the sniff queue acts on.

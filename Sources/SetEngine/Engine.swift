@@ -597,7 +597,13 @@ public final class Engine {
 
     /// The refusal's text when `peer`'s address has `--max-per-ip` connections already, else `nil`.
     func addressFullText(_ peer: PeerAddress) -> String? {
-        guard let perIP = configuration.maxPerIP, perAddress[peer.key, default: 0] >= perIP else {
+        guard configuration.maxPerIP != nil else { return nil }
+        return addressFullText(key: peer.key)
+    }
+
+    /// ``addressFullText(_:)`` of a peer whose key is `key`.
+    private func addressFullText(key: String) -> String? {
+        guard let perIP = configuration.maxPerIP, perAddress[key, default: 0] >= perIP else {
             return nil
         }
         return "\(perIP) connections from your address already; close one first"
@@ -618,15 +624,20 @@ public final class Engine {
                         ])))
             connection.peer = client
         }
-        guard connection.isCounted, connection.countedKey != client.key else { return true }
-        if addressFullText(client) != nil { return false }
+        // The connection's peer is `client` now: counted under its own key, it stays where it is. (Told
+        // without spelling the key, which for an IPv6 peer is most of an accept's work; it is spelled
+        // once below when the count moves.)
+        guard connection.isCounted, !connection.isCountedUnderPeerKey else { return true }
+        let key = client.key
+        guard connection.countedKey != key else { return true }
+        if addressFullText(key: key) != nil { return false }
         // A proxy's connection carrying another client's request: that client's rate is its own.
         if connection.countedKey != nil {
             connection.limiter = RateLimiter(commandLimit)
         }
         uncountAddress(of: connection)
-        perAddress[client.key, default: 0] += 1
-        connection.countedKey = client.key
+        perAddress[key, default: 0] += 1
+        connection.countUnderPeerKey()
         return true
     }
 

@@ -71,6 +71,17 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
 
     /// `a.b.c.d:port` or `[v6]:port`, without `:port` when there is none.
     private static func spell(_ address: IPAddress, port: UInt16?) -> String {
+        if address.isIPv4, let port {
+            // At most 21 bytes, written straight into the string: the engine spells a peer at every
+            // greeting, and the description and interpolation made a buffer and three strings.
+            return String(unsafeUninitializedCapacity: 21) { text in
+                var count = writeDottedDecimal(address, to: text)
+                text[count] = UInt8(ascii: ":")
+                count += 1
+                return count
+                    + writeDecimal(UInt32(port), to: UnsafeMutableBufferPointer(rebasing: text[count...]))
+            }
+        }
         let host = address.isIPv4 ? "\(address)" : "[\(address)]"
         return port.map { "\(host):\($0)" } ?? host
     }
@@ -113,42 +124,72 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
     /// at every accept, and reading the address's text back was most of an accept's time.
     static func key(of address: IPAddress) -> String {
         if address.isIPv4 { return dottedDecimal(address) }
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        for index in 0..<4 {
-            if index > 0 { text.append(UInt8(ascii: ":")) }
-            IPAddress.appendHex(address.group(index), to: &text)
+        // At most 24 bytes (four groups of four digits, three colons, `::/64`), written straight into the
+        // string, with no array in between.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var count = 0
+            for index in 0..<4 {
+                if index > 0 {
+                    text[count] = UInt8(ascii: ":")
+                    count += 1
+                }
+                let group = address.group(index)
+                var shift = 12
+                while shift > 0, group >> UInt16(shift) == 0 { shift -= 4 }
+                while shift >= 0 {
+                    let digit = UInt8(truncatingIfNeeded: group >> UInt16(shift)) & 0xF
+                    text[count] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    count += 1
+                    shift -= 4
+                }
+            }
+            for byte in "::/64".utf8 {
+                text[count] = byte
+                count += 1
+            }
+            return count
         }
-        text.append(contentsOf: "::/64".utf8)
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// An IPv4 address in dotted decimal (what its `description` spells), written straight into the
     /// string: at most 15 bytes, which a String holds inline, so no buffer is allocated and freed for it
     /// at each of the several times an accept asks for the key.
     static func dottedDecimal(_ address: IPAddress) -> String {
+        String(unsafeUninitializedCapacity: 15) { writeDottedDecimal(address, to: $0) }
+    }
+
+    /// Writes an IPv4 address in dotted decimal at the start of `text` (15 bytes at least); returns the
+    /// count.
+    private static func writeDottedDecimal(_ address: IPAddress, to text: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
         let value = UInt32(address.group(6)) << 16 | UInt32(address.group(7))
-        return String(unsafeUninitializedCapacity: 15) { text in
-            var count = 0
-            for shift in stride(from: 24, through: 0, by: -8) {
-                if shift < 24 {
-                    text[count] = UInt8(ascii: ".")
-                    count += 1
-                }
-                let part = UInt8(truncatingIfNeeded: value >> UInt32(shift))
-                if part >= 100 {
-                    text[count] = UInt8(ascii: "0") + part / 100
-                    count += 1
-                }
-                if part >= 10 {
-                    text[count] = UInt8(ascii: "0") + part / 10 % 10
-                    count += 1
-                }
-                text[count] = UInt8(ascii: "0") + part % 10
+        var count = 0
+        for shift in stride(from: 24, through: 0, by: -8) {
+            if shift < 24 {
+                text[count] = UInt8(ascii: ".")
                 count += 1
             }
-            return count
+            count += writeDecimal(
+                value >> UInt32(shift) & 0xFF, to: UnsafeMutableBufferPointer(rebasing: text[count...]))
         }
+        return count
+    }
+
+    /// Writes `value` in decimal without leading zeros at the start of `text`; returns the count.
+    private static func writeDecimal(_ value: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        rest = value
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        return digits
     }
 
     /// The key of a bare address: IPv4 itself, IPv6 its /64, anything unreadable itself.

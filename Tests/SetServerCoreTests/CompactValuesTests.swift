@@ -49,6 +49,8 @@ import Testing
     @Test(arguments: [
         "127.0.0.123:45678", "192.168.100.200:65535", "0.0.0.0:0", "010.0.0.1:5", "1.2.3.4", "1.2.3.4:",
         "1.2.3.4:65536", "256.1.1.1:5", "[2001:db8::1]:443", "1.2.3.4:5:6", "1.2.3.4.5:6", "", "unix",
+        "255.255.255.255:65535", "1.2.3.4:05", "1.2.3.4:+5", "1.2.3.4:00", "1.2.3.1000:5", "1.2.3:4",
+        "1.2.3.4:123456", "1..3.4:5", "1.2.3.4 :5", "9.10.100.0:10",
     ])
     func aPeerReadsBackAsGiven(text: String) {
         #expect("\(PeerText(text, key: "k"))" == text)
@@ -56,12 +58,32 @@ import Testing
         #expect(Client(id: 1, peer: text, addressKey: "k", at: 0).addressKey == "k")
     }
 
+    /// Every IPv4 peer in the plain spelling is held as its 6 bytes and reads back as given, its key
+    /// the address: on the ends of each part's range of digits and random ones.
+    @Test func everyPlainIPv4PeerIsHeldPackedAndReadsBack() {
+        var generator = SeededGenerator(seed: 22)
+        let ends: [UInt32] = [0, 9, 10, 99, 100, 255]
+        let ports: [UInt32] = [0, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 65_535]
+        for round in 0..<400 {
+            let parts = (0..<4).map { part in
+                round < 36 ? ends[(round + part * (round / 6)) % ends.count] : UInt32(generator.next() % 256)
+            }
+            let port = round < ports.count ? ports[round] : UInt32(generator.next() % 65_536)
+            let address = parts.map { String($0) }.joined(separator: ".")
+            let text = "\(address):\(port)"
+            let peer = PeerText(text, key: address)
+            #expect(peer.packed != nil, "\(text)")
+            #expect("\(peer)" == text && peer.key == address)
+        }
+    }
+
     /// A client's key is spelled from its peer when it is the peer's IPv4 address, and kept as given
     /// when it is anything else (an IPv6 /64, a mapped address's, another address's).
     @Test(arguments: [
         ("127.0.0.123:45678", "127.0.0.123"), ("127.0.0.123:45678", "127.0.0.12"),
         ("1.2.3.4:5", "9.9.9.9"), ("1.2.3.4:5", ""), ("[2001:db8::1]:443", "2001:db8:0:0::/64"),
-        ("[::ffff:1.2.3.4]:80", "1.2.3.4"), ("010.0.0.1:5", "010.0.0.1"),
+        ("[::ffff:1.2.3.4]:80", "1.2.3.4"), ("010.0.0.1:5", "010.0.0.1"), ("1.2.3.4:5", "1.2.3.4:"),
+        ("1.2.3.4:5", "1.2.3.4:5"), ("9.10.100.0:0", "9.10.100.0"), ("1.2.3.4:5", "1.2.3."),
     ])
     func aClientsKeyReadsBackAsGiven(peer: String, key: String) {
         let client = Client(id: 1, peer: peer, addressKey: key, at: 0)

@@ -218,10 +218,19 @@ public enum JournalCoding {
     /// bytes and a rewrite take each line where it goes, with no array made for it in between (and the
     /// body copied once, where it had been copied twice).
     public static func appendLine(body: [UInt8], to out: inout [UInt8]) {
+        let start = out.count
         out += body
+        finishLine(bodyFrom: start, in: &out)
+    }
+
+    /// Ends the record whose body is `out[start...]` as ``appendLine(body:to:)`` does: ` ~`, the body's
+    /// checksum, LF (for a body written into `out` in place, with no array of its own).
+    static func finishLine(bodyFrom start: Int, in out: inout [UInt8]) {
+        let sum = out.withUnsafeBufferPointer {
+            checksum(buffer: UnsafeBufferPointer(rebasing: $0[start...]))
+        }
         out.append(0x20)
         out.append(0x7E)
-        let sum = body.withUnsafeBufferPointer { checksum(buffer: $0) }
         for shift in stride(from: 28, through: 0, by: -4) {
             out.append(hex[Int((sum >> UInt32(shift)) & 0xF)])
         }
@@ -246,25 +255,41 @@ public enum JournalCoding {
 /// Builds one record's body, field by field.
 struct RecordWriter {
     private(set) var body: [UInt8] = []
+    /// Where this record's fields start in ``body``: a writer continuing a buffer of earlier records
+    /// (``init(continuing:)``) writes no space before its first field.
+    private var start = 0
 
     init(_ kind: String) { append(kind) }
 
     /// A writer of fields alone, without a record's kind.
     init() {}
 
+    /// A writer that appends to `buffer`'s bytes (taken, `buffer` left empty until ``finish(into:)``
+    /// hands them back with this record's after them).
+    init(continuing buffer: inout [UInt8]) {
+        swap(&body, &buffer)
+        start = body.count
+    }
+
+    /// Hands the bytes back to the buffer ``init(continuing:)`` took them from.
+    mutating func finish(into buffer: inout [UInt8]) { swap(&body, &buffer) }
+
+    /// Whether a field was written, so the next one needs a space before it.
+    private var hasField: Bool { body.count > start }
+
     mutating func append(_ text: String) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendEscaped(text, to: &body)
     }
 
     // Numbers are written as their digits straight into the body (the bytes `String(number)` has, none
     // of which is escaped), not made into a `String` first: a snapshot holds hundreds of them.
     mutating func append(_ number: Int) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendDecimal(number, to: &body)
     }
     mutating func append(_ number: UInt64) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendDecimal(magnitude: number, isNegative: false, to: &body)
     }
     mutating func append(_ flag: Bool) { append(flag ? "1" : "0") }
@@ -278,13 +303,13 @@ struct RecordWriter {
 
     /// A field of text given as its UTF-8 bytes, escaped as the text itself would be.
     mutating func append(escaping bytes: [UInt8]) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         JournalCoding.appendEscaped(bytes: bytes, to: &body)
     }
 
     /// Fields written before (one or more, escaped and joined), as they were.
     mutating func append(written fields: [UInt8]) {
-        if !body.isEmpty { body.append(0x20) }
+        if hasField { body.append(0x20) }
         body += fields
     }
 }

@@ -7,68 +7,82 @@ extension JournalRecord {
 
     /// The record's fields, escaped and joined: the line without its checksum and LF.
     public var body: [UInt8] {
-        var out: RecordWriter
+        var out = RecordWriter()
+        write(to: &out)
+        return out.body
+    }
+
+    /// Appends ``body`` to `buffer`, with no array made for the body alone (a check comparing whole
+    /// snapshots writes every record's into one buffer it keeps).
+    public func appendBody(to buffer: inout [UInt8]) {
+        var out = RecordWriter(continuing: &buffer)
+        write(to: &out)
+        out.finish(into: &buffer)
+    }
+
+    /// Writes the record's kind and fields to `out`.
+    private func write(to out: inout RecordWriter) {
         switch self {
         case .header(let version):
-            out = RecordWriter("setd-journal")
+            out.append("setd-journal")
             out.append(version)
         case .snapshot(let snapshot):
-            out = RecordWriter("snapshot")
+            out.append("snapshot")
             snapshot.write(to: &out)
         case .room(let name, let seed, let options):
-            out = RecordWriter("room")
+            out.append("room")
             out.append(name)
             out.append(seed)
             out.append(pairs: options)
         case .game(let room, let index, let time, let first, let options):
-            out = RecordWriter("game")
+            out.append("game")
             out.append(room)
             out.append(index)
             out.append(time: time)
             out.append(first)
             out.append(pairs: options)
         case .seat(let room, let name, let token):
-            out = RecordWriter("seat")
+            out.append("seat")
             out.append(room)
             out.append(name)
             out.append(token)
         case .token(let room, let name, let old, let new):
-            out = RecordWriter("token")
+            out.append("token")
             out.append(room)
             out.append(name)
             out.append(old)
             out.append(new)
         case .unseat(let room, let name):
-            out = RecordWriter("unseat")
+            out.append("unseat")
             out.append(room)
             out.append(name)
         case .presence(let room, let name, let isOnline):
-            out = RecordWriter("presence")
+            out.append("presence")
             out.append(room)
             out.append(name)
             out.append(isOnline)
         case .claim(let room, let name, let time, let cards):
-            out = RecordWriter("claim")
+            out.append("claim")
             out.append(room)
             out.append(name)
             out.append(time: time)
             out.append(list: cards)
         case .choose(let room, let name, let time, let position):
-            out = RecordWriter("choose")
+            out.append("choose")
             out.append(room)
             out.append(name)
             out.append(time: time)
             out.append(position)
         case .chat(let room, let name, let text):
-            out = RecordWriter("chat")
+            out.append("chat")
             out.append(room)
             out.append(name)
             out.append(text)
         case .close(let room):
-            out = RecordWriter("close")
+            out.append("close")
             out.append(room)
         case .archive(let room, let game):
-            out = RecordWriter("archive")
+            out.append("archive")
             out.append(room)
             if let fields = game.fields {
                 out.append(written: fields.bytes)
@@ -76,44 +90,44 @@ extension JournalRecord {
                 game.write(to: &out)
             }
         case .vote(let room, let name, let options):
-            out = RecordWriter("vote")
+            out.append("vote")
             out.append(room)
             out.append(name)
             out.append(pairs: options)
         case .restart(let time):
-            out = RecordWriter("restart")
+            out.append("restart")
             out.append(time: time)
         case .countdown(let room):
-            out = RecordWriter("countdown")
+            out.append("countdown")
             out.append(room)
         case .ready(let room, let name):
-            out = RecordWriter("ready")
+            out.append("ready")
             out.append(room)
             out.append(name)
         case .unready(let room, let name):
-            out = RecordWriter("unready")
+            out.append("unready")
             out.append(room)
             out.append(name)
         case .deal(let room, let time):
-            out = RecordWriter("deal")
+            out.append("deal")
             out.append(room)
             out.append(time: time)
         case .clock(let room, let change, let time):
-            out = RecordWriter("clock")
+            out.append("clock")
             out.append(room)
             out.append(change.rawValue)
             out.append(time: time)
         case .stale(let room, let name):
-            out = RecordWriter("stale")
+            out.append("stale")
             out.append(room)
             out.append(name)
         case .lock(let room, let isLocked, let host):
-            out = RecordWriter("lock")
+            out.append("lock")
             out.append(room)
             out.append(isLocked)
             out.append(host)
         case .kick(let room, let name, let host, let address, let until):
-            out = RecordWriter("kick")
+            out.append("kick")
             out.append(room)
             out.append(name)
             out.append(host)
@@ -122,55 +136,54 @@ extension JournalRecord {
                 out.append(time: until)
             }
         case .allow(let room, let name, let host):
-            out = RecordWriter("allow")
+            out.append("allow")
             out.append(room)
             out.append(name)
             out.append(host)
         case .rating(let name, let mode, let rating, let games, let wins, let sets, let wrong, let stale):
-            out = RecordWriter("rating")
+            out.append("rating")
             out.append(name)
             out.append(mode)
             out.append(rating)
             for figure in [games, wins, sets, wrong, stale] { out.append(figure) }
         case .gain(let name, let mode, let time, let amount):
-            out = RecordWriter("gain")
+            out.append("gain")
             out.append(name)
             out.append(mode)
             out.append(time: time)
             out.append(amount)
         case .nameClaim(let name, let salt, let digest):
-            out = RecordWriter("name-claim")
+            out.append("name-claim")
             out.append(name)
             out.append(salt)
             out.append(digest)
         case .nameKey(let name, let secret, let address, let claimedAt, let usedAt):
-            out = RecordWriter("name-key")
+            out.append("name-key")
             out.append(name)
             out.append(secret)
             out.append(address)
             out.append(time: claimedAt)
             out.append(time: usedAt)
         case .nameUsed(let name, let time):
-            out = RecordWriter("name-used")
+            out.append("name-used")
             out.append(name)
             out.append(time: time)
         case .nameFree(let name):
-            out = RecordWriter("name-free")
+            out.append("name-free")
             out.append(name)
         case .recordEvent(let room, let event):
-            out = RecordWriter("event")
+            out.append("event")
             out.append(room)
             out.append(event: event)
         case .rematch(let room, let name):
-            out = RecordWriter("rematch")
+            out.append("rematch")
             out.append(room)
             out.append(name)
         case .standingsReset(let room, let host):
-            out = RecordWriter("standings-reset")
+            out.append("standings-reset")
             out.append(room)
             out.append(host)
         }
-        return out.body
     }
 
     /// The record as readable text (its body), for logs and tests.
@@ -180,7 +193,11 @@ extension JournalRecord {
     public var line: [UInt8] { JournalCoding.line(body: body) }
 
     /// Appends ``line`` to `out`, with no array made for the line alone.
-    public func appendLine(to out: inout [UInt8]) { JournalCoding.appendLine(body: body, to: &out) }
+    public func appendLine(to out: inout [UInt8]) {
+        let start = out.count
+        appendBody(to: &out)
+        JournalCoding.finishLine(bodyFrom: start, in: &out)
+    }
 
     /// Reads a record from a body whose checksum was verified.
     public init(body: ArraySlice<UInt8>) throws(JournalFormatError) {

@@ -12,8 +12,8 @@ struct PeerText: Sendable, CustomStringConvertible {
 
     /// The peer `text` spells, counted under `key`.
     init(_ text: String, key: String) {
-        if let form = Self.ipv4(of: text), case .ipv4(let address, _) = form, Self.spell(address) == key {
-            self.form = form
+        if let (address, port, colon) = Self.ipv4(of: text), key.utf8.elementsEqual(text.utf8.prefix(colon)) {
+            form = .ipv4(address: address, port: port)
         } else {
             form = .text(text, key: key)
         }
@@ -22,7 +22,17 @@ struct PeerText: Sendable, CustomStringConvertible {
     /// The text as it was given.
     var description: String {
         switch form {
-        case .ipv4(let address, let port): "\(Self.spell(address)):\(port)"
+        case .ipv4(let address, let port):
+            // At most 21 bytes, written straight into the string (the core asks for it at every log
+            // line with the peer; interpolation made a buffer and four strings).
+            String(unsafeUninitializedCapacity: 21) { text in
+                var count = Self.write(address, to: text)
+                text[count] = UInt8(ascii: ":")
+                count += 1
+                return count
+                    + Self.write(
+                        decimal: UInt32(port), to: UnsafeMutableBufferPointer(rebasing: text[count...]))
+            }
         case .text(let text, _): text
         }
     }
@@ -48,22 +58,77 @@ struct PeerText: Sendable, CustomStringConvertible {
             address: UInt32(truncatingIfNeeded: packed >> 16), port: UInt16(truncatingIfNeeded: packed))
     }
 
+    /// `address` in dotted decimal, written straight into the string: at most 15 bytes, which a String
+    /// holds inline, so nothing is allocated for the key the per-address limits ask for at every claim,
+    /// guess and room made.
     private static func spell(_ address: UInt32) -> String {
-        "\(address >> 24).\(address >> 16 & 0xFF).\(address >> 8 & 0xFF).\(address & 0xFF)"
+        String(unsafeUninitializedCapacity: 15) { write(address, to: $0) }
     }
 
-    /// The address and port of text that is exactly `a.b.c.d:port` as ``description`` writes it.
-    private static func ipv4(of text: String) -> Form? {
-        let utf8 = Array(text.utf8)
-        guard let colon = utf8.lastIndex(of: UInt8(ascii: ":")),
-            let address = IPAddress.ipv4Bytes(utf8[..<colon]),
-            let port = UInt16(String(decoding: utf8[(colon + 1)...], as: UTF8.self))
-        else { return nil }
-        let form = Form.ipv4(
-            address: address.reduce(0) { $0 << 8 | UInt32($1) }, port: port)
-        // A port with leading zeros or a sign does not spell back: those keep their text.
-        return "\(PeerText(form: form))" == text ? form : nil
+    /// Writes `address` in dotted decimal at the start of `text` (15 bytes at least); returns the count.
+    private static func write(_ address: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for shift in stride(from: 24, through: 0, by: -8) {
+            if shift < 24 {
+                text[count] = UInt8(ascii: ".")
+                count += 1
+            }
+            count += write(
+                decimal: address >> UInt32(shift) & 0xFF,
+                to: UnsafeMutableBufferPointer(rebasing: text[count...]))
+        }
+        return count
     }
 
-    private init(form: Form) { self.form = form }
+    /// Writes `value` in decimal without leading zeros at the start of `text`; returns the count.
+    private static func write(decimal value: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        rest = value
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        return digits
+    }
+
+    /// The address, port and the colon's offset of text that is exactly `a.b.c.d:port` as
+    /// ``description`` writes it: four numbers of 0-255 and a port of 0-65535, in decimal without
+    /// leading zeros or signs. Anything else keeps its text. Read on the bytes, without a copy of them.
+    private static func ipv4(of text: String) -> (address: UInt32, port: UInt16, colon: Int)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            /// The decimal number at `index` of at most `digits` digits, without a leading zero.
+            func number(digits: Int) -> UInt32? {
+                let start = index
+                var value: UInt32 = 0
+                while index < bytes.count, index - start < digits, (0x30...0x39).contains(bytes[index]) {
+                    value = value * 10 + UInt32(bytes[index] - 0x30)
+                    index += 1
+                }
+                let count = index - start
+                guard count > 0, count == 1 || bytes[start] != 0x30 else { return nil }
+                return value
+            }
+            var address: UInt32 = 0
+            for part in 0..<4 {
+                if part > 0 {
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else { return nil }
+                    index += 1
+                }
+                guard let octet = number(digits: 3), octet <= 255 else { return nil }
+                address = address << 8 | octet
+            }
+            let colon = index
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            index += 1
+            guard let port = number(digits: 5), port <= 65_535, index == bytes.count else { return nil }
+            return (address, UInt16(port), colon)
+        }
+    }
 }
