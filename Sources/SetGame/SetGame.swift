@@ -115,6 +115,10 @@ public struct SetGame: Sendable {
         // Written back to front into a list made at its size: every snapshot of a room reads it, and the
         // generic `reversed()` went card by card through an iterator.
         let count = undealt.count
+        // An empty deck is the shared empty list: made with a capacity of 0, the list's count is written
+        // into the one empty storage every empty list shares, which ThreadSanitizer reports as a race
+        // between threads that each make an empty deck.
+        guard count > 0 else { return [] }
         return undealt.withUnsafeBufferPointer { cards in
             Array(unsafeUninitializedCapacity: count) { buffer, initialized in
                 for i in 0..<count { buffer.initializeElement(at: count - 1 - i, to: cards[i]) }
