@@ -453,11 +453,26 @@ import Testing
         eventually("the connection is made") { good.connected }
         queue.sync { channel.close() }
         listener.close()
-        // Nobody listens on the port any more.
+        // A port bound and held but not listening: connecting to it is refused, and no other test's
+        // listener can take it meanwhile (a port merely closed was once taken by one in between).
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(held, $0, length) == 0 && getsockname(held, $0, &length) == 0
+            }
+        }
+        try #require(held >= 0 && bound, "a port to hold, errno \(errno)")
+        let refusingPort = UInt16(bigEndian: address.sin_port)
         let bad = Outcome()
         try queue.sync {
             let refused = SocketChannel(
-                socket: try Socket.connect(host: "127.0.0.1", port: port), loop: loop, readBuffer: buffer)
+                socket: try Socket.connect(host: "127.0.0.1", port: refusingPort), loop: loop,
+                readBuffer: buffer)
             refused.onConnect = { bad.connected = true }
             refused.onEnd = { bad.ends.append($0) }
             refused.startConnecting()
