@@ -74,12 +74,8 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
         if address.isIPv4, let port {
             // At most 21 bytes, written straight into the string: the engine spells a peer at every
             // greeting, and the description and interpolation made a buffer and three strings.
-            return String(unsafeUninitializedCapacity: 21) { text in
-                var count = writeDottedDecimal(address, to: text)
-                text[count] = UInt8(ascii: ":")
-                count += 1
-                return count
-                    + writeDecimal(UInt32(port), to: UnsafeMutableBufferPointer(rebasing: text[count...]))
+            return String(unsafeUninitializedCapacity: 21) {
+                DecimalText.write(ipv4: ipv4Value(address), port: port, to: $0)
             }
         }
         let host = address.isIPv4 ? "\(address)" : "[\(address)]"
@@ -155,41 +151,12 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
     /// string: at most 15 bytes, which a String holds inline, so no buffer is allocated and freed for it
     /// at each of the several times an accept asks for the key.
     static func dottedDecimal(_ address: IPAddress) -> String {
-        String(unsafeUninitializedCapacity: 15) { writeDottedDecimal(address, to: $0) }
+        String(unsafeUninitializedCapacity: 15) { DecimalText.write(ipv4: ipv4Value(address), to: $0) }
     }
 
-    /// Writes an IPv4 address in dotted decimal at the start of `text` (15 bytes at least); returns the
-    /// count.
-    private static func writeDottedDecimal(_ address: IPAddress, to text: UnsafeMutableBufferPointer<UInt8>)
-        -> Int
-    {
-        let value = UInt32(address.group(6)) << 16 | UInt32(address.group(7))
-        var count = 0
-        for shift in stride(from: 24, through: 0, by: -8) {
-            if shift < 24 {
-                text[count] = UInt8(ascii: ".")
-                count += 1
-            }
-            count += writeDecimal(
-                value >> UInt32(shift) & 0xFF, to: UnsafeMutableBufferPointer(rebasing: text[count...]))
-        }
-        return count
-    }
-
-    /// Writes `value` in decimal without leading zeros at the start of `text`; returns the count.
-    private static func writeDecimal(_ value: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        rest = value
-        for index in stride(from: digits - 1, through: 0, by: -1) {
-            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        return digits
+    /// An IPv4 address's 32 bits (its last two groups).
+    private static func ipv4Value(_ address: IPAddress) -> UInt32 {
+        UInt32(address.group(6)) << 16 | UInt32(address.group(7))
     }
 
     /// The key of a bare address: IPv4 itself, IPv6 its /64, anything unreadable itself.

@@ -25,14 +25,7 @@ struct PeerText: Sendable, CustomStringConvertible {
         case .ipv4(let address, let port):
             // At most 21 bytes, written straight into the string (the core asks for it at every log
             // line with the peer; interpolation made a buffer and four strings).
-            String(unsafeUninitializedCapacity: 21) { text in
-                var count = Self.write(address, to: text)
-                text[count] = UInt8(ascii: ":")
-                count += 1
-                return count
-                    + Self.write(
-                        decimal: UInt32(port), to: UnsafeMutableBufferPointer(rebasing: text[count...]))
-            }
+            String(unsafeUninitializedCapacity: 21) { DecimalText.write(ipv4: address, port: port, to: $0) }
         case .text(let text, _): text
         }
     }
@@ -62,38 +55,7 @@ struct PeerText: Sendable, CustomStringConvertible {
     /// holds inline, so nothing is allocated for the key the per-address limits ask for at every claim,
     /// guess and room made.
     private static func spell(_ address: UInt32) -> String {
-        String(unsafeUninitializedCapacity: 15) { write(address, to: $0) }
-    }
-
-    /// Writes `address` in dotted decimal at the start of `text` (15 bytes at least); returns the count.
-    private static func write(_ address: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for shift in stride(from: 24, through: 0, by: -8) {
-            if shift < 24 {
-                text[count] = UInt8(ascii: ".")
-                count += 1
-            }
-            count += write(
-                decimal: address >> UInt32(shift) & 0xFF,
-                to: UnsafeMutableBufferPointer(rebasing: text[count...]))
-        }
-        return count
-    }
-
-    /// Writes `value` in decimal without leading zeros at the start of `text`; returns the count.
-    private static func write(decimal value: UInt32, to text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        rest = value
-        for index in stride(from: digits - 1, through: 0, by: -1) {
-            text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        return digits
+        String(unsafeUninitializedCapacity: 15) { DecimalText.write(ipv4: address, to: $0) }
     }
 
     /// The address, port and the colon's offset of text that is exactly `a.b.c.d:port` as
