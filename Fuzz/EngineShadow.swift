@@ -52,6 +52,9 @@ struct ShadowCore {
         core = ServerCore(configuration: Self.configuration)
     }
 
+    /// The digest of every line written so far.
+    var journalDigest: ByteDigest { journal.digest }
+
     /// Past this many journals the kept bodies are dropped: a bound on memory.
     private static var capacity: Int { 1 << 13 }
 

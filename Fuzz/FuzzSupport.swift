@@ -32,6 +32,9 @@ struct FuzzInput {
     /// The bytes not read yet.
     var remaining: ArraySlice<UInt8> { bytes[min(offset, bytes.count)...] }
 
+    /// The bytes read so far.
+    var read: ArraySlice<UInt8> { bytes[..<min(offset, bytes.count)] }
+
     /// The next byte, or 0 past the end.
     mutating func byte() -> UInt8 {
         guard offset < bytes.count else {
@@ -102,7 +105,15 @@ struct CheckedOnce {
     mutating func isNew(_ bytes: [UInt8]) -> Bool {
         guard isEnabled else { return true }
         if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
-        return seen.insert(ByteDigest(bytes)).inserted
+        return isNew(ByteDigest(bytes))
+    }
+
+    /// Whether the bytes `digest` was made from were not checked yet in this process; from now on they
+    /// count as checked.
+    mutating func isNew(_ digest: ByteDigest) -> Bool {
+        guard isEnabled else { return true }
+        if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
+        return seen.insert(digest).inserted
     }
 }
 
@@ -133,8 +144,8 @@ let cachesAreEnabled = getenv("FUZZ_NO_CACHE").map { String(cString: $0) != "1" 
 /// Two independent 64-bit digests of a byte string (SipHash with two prefixes): a key for the caches
 /// that keeps no copy of the bytes.
 struct ByteDigest: Hashable {
-    private let first: Int
-    private let second: Int
+    fileprivate let first: Int
+    fileprivate let second: Int
 
     init(_ bytes: some Collection<UInt8>) {
         var first = Hasher()
@@ -171,6 +182,12 @@ struct RunningDigest {
     init() {
         first.combine(1 as UInt8)
         second.combine(2 as UInt8)
+    }
+
+    /// Adds `digest` (of another sequence) to the sequence.
+    mutating func append(_ digest: ByteDigest) {
+        first.combine(digest.first)
+        second.combine(digest.second)
     }
 
     /// Adds `bytes` to the sequence.

@@ -217,11 +217,14 @@ public final class Engine {
     /// The shell wrote what it could of every connection's queue: these connections still hold this
     /// many bytes the socket did not take; every other connection written to holds none.
     public func flushed(backlogged: [(ConnectionID, Int)]) {
-        for connection in written {
-            connection.queued = 0
-            connection.backlog = 0
+        // (Most passes of a quiet server wrote nothing: the list is left as it is.)
+        if !written.isEmpty {
+            for connection in written {
+                connection.queued = 0
+                connection.backlog = 0
+            }
+            written.removeAll(keepingCapacity: true)
         }
-        written.removeAll(keepingCapacity: true)
         for (id, bytes) in backlogged { connections[id]?.backlog = bytes }
     }
 
@@ -240,7 +243,9 @@ public final class Engine {
         endSniffWindows()
         carryOut(core.tick(at: now))
         checkDeadlines()
-        pageBuckets = pageBuckets.filter { !$0.value.isFull(at: now.uptime, under: Self.pageLimit) }
+        if !pageBuckets.isEmpty {
+            pageBuckets = pageBuckets.filter { !$0.value.isFull(at: now.uptime, under: Self.pageLimit) }
+        }
         return end()
     }
 
@@ -532,8 +537,13 @@ public final class Engine {
     /// Hands a connection to the core as a player's: the greeting, and from then on its lines.
     func greet(_ connection: Connection) {
         if case .webSocket = connection.mode {} else { connection.mode = .lineProtocol }
-        carryOut(
-            core.connect(connection.id, peer: connection.peer.text, addressKey: connection.peer.key, at: now))
+        if let (address, port) = connection.peer.ipv4 {
+            carryOut(core.connect(connection.id, ipv4: address, port: port, at: now))
+        } else {
+            carryOut(
+                core.connect(
+                    connection.id, peer: connection.peer.text, addressKey: connection.peer.key, at: now))
+        }
     }
 
     // MARK: Deadlines

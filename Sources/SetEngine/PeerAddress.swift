@@ -31,6 +31,13 @@ public struct PeerAddress: Equatable, Sendable, CustomStringConvertible {
         return Self.spell(address, port: port)
     }
 
+    /// An IPv4 peer's address and port when its text is `a.b.c.d:port` and its key the address, else
+    /// nil: what the core keeps of such a peer, handed over without spelling it and reading it back.
+    public var ipv4: (address: UInt32, port: UInt16)? {
+        guard verbatim == nil, let address, address.isIPv4, let port else { return nil }
+        return (Self.ipv4Value(address), port)
+    }
+
     /// The address the limits count: IPv4 as it is, IPv6 as its /64 (`2001:db8:1:2::/64`).
     public var key: String {
         if let verbatim { return verbatim.key }

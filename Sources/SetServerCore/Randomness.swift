@@ -47,19 +47,4 @@ public final class Randomness: @unchecked Sendable {
         }
         return Array(out.prefix(count))
     }
-
-    /// `words` × 64 random bits as lower-case hex.
-    func hex(words: Int) -> String {
-        // Built as bytes, so the string is allocated once at its size: every seated player keeps one.
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(words * 16)
-        for _ in 0..<words {
-            let word = bits()
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(digits[Int((word >> UInt64(shift)) & 0xF)])
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

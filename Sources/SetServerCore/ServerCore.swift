@@ -74,10 +74,21 @@ public final class ServerCore {
     /// limits of `addressKey` (its address, or its IPv6 /64): greets it. Whether it may open at all is the
     /// engine's decision, made before.
     public func connect(_ id: ConnectionID, peer: String, addressKey: String, at now: Instant) -> [Effect] {
-        precondition(clients[id] == nil, "connection IDs are never reused")
-        clients.insert(Client(id: id, peer: peer, addressKey: addressKey, at: now.uptime))
-        outbox.log(.info, "connect", [("id", "\(id)"), ("peer", peer)])
-        outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: id)
+        admit(Client(id: id, peer: peer, addressKey: addressKey, at: now.uptime))
+    }
+
+    /// ``connect(_:peer:addressKey:at:)`` for a peer at IPv4 `address` and `port`, counted under the
+    /// address: what the core keeps of such a peer, with no text spelled by the engine and read back
+    /// here at every connection.
+    public func connect(_ id: ConnectionID, ipv4 address: UInt32, port: UInt16, at now: Instant) -> [Effect] {
+        admit(Client(id: id, ipv4: address, port: port, at: now.uptime))
+    }
+
+    private func admit(_ client: Client) -> [Effect] {
+        precondition(clients[client.id] == nil, "connection IDs are never reused")
+        clients.insert(client)
+        outbox.log(.info, "connect", [("id", "\(client.id)"), ("peer", client.peer)])
+        outbox.send(.greeting(version: 1, text: "welcome to setd; type HELP"), to: client.id)
         return drain()
     }
 

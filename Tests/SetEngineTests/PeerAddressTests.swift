@@ -24,6 +24,13 @@ import Testing
         #expect(peer.description == text)
         #expect(peer.key == key)
         #expect(peer.address == IPAddress(address))
+        // An IPv4 peer with a port goes to the core as its address and port, which spell its text and key.
+        if let (value, port) = peer.ipv4 {
+            let dotted = [24, 16, 8, 0].map { String(value >> $0 & 0xFF) }.joined(separator: ".")
+            #expect("\(dotted):\(port)" == text && dotted == key)
+        } else {
+            #expect(text.hasPrefix("[") || !text.contains(":"))
+        }
     }
 
     /// Text the address does not spell back is kept as it was: an IPv4-mapped peer (the address is its
@@ -42,6 +49,8 @@ import Testing
         #expect(peer.text == text)
         #expect(peer.key == key)
         #expect(peer.address == address.flatMap { IPAddress($0) })
+        // Not handed to the core as an address and port: they would not spell it back.
+        #expect(peer.ipv4 == nil)
     }
 
     @Test func peersAreEqualWhenTheirTextIs() {

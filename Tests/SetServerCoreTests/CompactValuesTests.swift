@@ -17,6 +17,13 @@ import Testing
         let made = Session.makeToken(random)
         #expect("\(made)".utf8.count == 32)
         #expect(SessionToken("\(made)") == made)
+        // The generator's first word is the first 16 digits, its second the rest: the tokens a seeded
+        // core makes (the simulator's, the fuzzers') are the ones it always made.
+        let again = Randomness.seeded(1)
+        let words = [again.bits(), again.bits()].map { word in
+            String(repeating: "0", count: 16 - String(word, radix: 16).count) + String(word, radix: 16)
+        }
+        #expect("\(made)" == words.joined())
     }
 
     /// A token's text is its two words' 16 hex digits each, leading zeros kept, as `String(_:radix:)`
@@ -74,6 +81,10 @@ import Testing
             let peer = PeerText(text, key: address)
             #expect(peer.packed != nil, "\(text)")
             #expect("\(peer)" == text && peer.key == address)
+            // The engine hands such a peer over as its address and port (`connect(_:ipv4:port:at:)`).
+            let value = parts.reduce(0) { $0 << 8 | $1 }
+            let client = Client(id: 1, ipv4: value, port: UInt16(port), at: 0)
+            #expect(client.peer == text && client.addressKey == address)
         }
     }
 

@@ -62,6 +62,14 @@ final class Client {
         unidentifiedSince = now
     }
 
+    /// A client at IPv4 `address` and `port`, counted under its address.
+    init(id: ConnectionID, ipv4 address: UInt32, port: UInt16, at now: Double) {
+        self.id = id
+        packedPeer = PeerText(ipv4: address, port: port).packed ?? .max
+        lastActivity = now
+        unidentifiedSince = now
+    }
+
     /// Whether the client ever said `HELLO`, `RESUME` or `WATCH`, for the registration deadline; once
     /// it has, it stays so.
     var hasIdentified: Bool {

@@ -19,6 +19,11 @@ struct PeerText: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The peer at IPv4 `address` and `port`, counted under its address.
+    init(ipv4 address: UInt32, port: UInt16) {
+        form = .ipv4(address: address, port: port)
+    }
+
     /// The text as it was given.
     var description: String {
         switch form {
