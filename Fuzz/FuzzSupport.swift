@@ -103,8 +103,8 @@ struct CheckedOnce {
 
     /// Whether `bytes` were not checked yet in this process; from now on they count as checked.
     mutating func isNew(_ bytes: [UInt8]) -> Bool {
+        // (Nothing hashed when nothing is kept.)
         guard isEnabled else { return true }
-        if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
         return isNew(ByteDigest(bytes))
     }
 
