@@ -49,23 +49,23 @@ final class Client {
         init(peerText: PeerText?) { self.peerText = peerText }
     }
 
-    init(id: ConnectionID, peer: String, addressKey: String, at now: Double) {
-        self.id = id
-        let peerText = PeerText(peer, key: addressKey)
-        if let packed = peerText.packed {
-            packedPeer = packed
-        } else {
-            packedPeer = .max
-            rare = Rare(peerText: peerText)
-        }
-        lastActivity = now
-        unidentifiedSince = now
+    convenience init(id: ConnectionID, peer: String, addressKey: String, at now: Double) {
+        self.init(id: id, peer: PeerText(peer, key: addressKey), at: now)
     }
 
     /// A client at IPv4 `address` and `port`, counted under its address.
-    init(id: ConnectionID, ipv4 address: UInt32, port: UInt16, at now: Double) {
+    convenience init(id: ConnectionID, ipv4 address: UInt32, port: UInt16, at now: Double) {
+        self.init(id: id, peer: PeerText(ipv4: address, port: port), at: now)
+    }
+
+    private init(id: ConnectionID, peer: PeerText, at now: Double) {
         self.id = id
-        packedPeer = PeerText(ipv4: address, port: port).packed ?? .max
+        if let packed = peer.packed {
+            packedPeer = packed
+        } else {
+            packedPeer = .max
+            rare = Rare(peerText: peer)
+        }
         lastActivity = now
         unidentifiedSince = now
     }
