@@ -30,8 +30,7 @@ public struct CardArrivals: Equatable, Sendable, Sequence {
     public subscript(code: String) -> Int? {
         get {
             guard let packed = Self.pack(code) else { return others[code] }
-            let index = position(of: packed)
-            return index < entries.count && entries[index].code == packed ? entries[index].milliseconds : nil
+            return milliseconds(ofPacked: packed)
         }
         set {
             guard let packed = Self.pack(code) else {
@@ -62,13 +61,16 @@ public struct CardArrivals: Equatable, Sendable, Sequence {
                 next.others[code] = others[code] ?? now
                 continue
             }
-            let index = position(of: packed)
-            let isThere = index < entries.count && entries[index].code == packed
-            next.entries.append(
-                Entry(code: packed, milliseconds: isThere ? entries[index].milliseconds : now))
+            next.entries.append(Entry(code: packed, milliseconds: milliseconds(ofPacked: packed) ?? now))
         }
         next.entries.sortAndDropRepeats()
         return next
+    }
+
+    /// The millisecond the card packed as `packed` arrived, or `nil` if it has none.
+    private func milliseconds(ofPacked packed: UInt64) -> Int? {
+        let index = position(of: packed)
+        return index < entries.count && entries[index].code == packed ? entries[index].milliseconds : nil
     }
 
     /// Each card's code and arrival time: the packed codes in their order, then the others.
