@@ -25,6 +25,21 @@ public struct SHA1: Sendable {
         return hasher.finalize()
     }
 
+    /// The digest of `bytes`, compressed a block at a time in place (`SHA1Block`): no buffer filled a
+    /// byte at a time and no schedule allocated per block, as `update` has. The WebSocket handshake's
+    /// digest is of an array.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        let words = SHA1Block.finish(SHA1Block.initial, message: bytes, prefixLength: 0)
+        var out: [UInt8] = []
+        out.reserveCapacity(byteCount)
+        for word in [words.0, words.1, words.2, words.3, words.4] {
+            for shift in stride(from: 24, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
+        }
+        return out
+    }
+
     /// Feeds more bytes to the hash.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {

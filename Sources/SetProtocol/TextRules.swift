@@ -5,9 +5,14 @@ public enum TextRules {
 
     /// Whether `name` is 1–16 of `A–Z a–z 0–9 _ -`, and not `-` alone, which lines use for "nobody"
     /// (`TURN -`, `CHAIN -`).
+    // Inlinable, so each caller's call is specialized for its String or Substring: generic across
+    // modules, the count and the comparisons went through the protocol's witnesses at every HELLO and
+    // JOIN.
+    @inlinable
     public static func isValidName(_ name: some StringProtocol) -> Bool {
         let bytes = name.utf8
-        guard (1...maximumNameLength).contains(bytes.count), !bytes.elementsEqual([0x2D]) else {
+        let count = bytes.count
+        guard (1...maximumNameLength).contains(count), !(count == 1 && bytes.first == 0x2D) else {
             return false
         }
         return bytes.allSatisfy { byte in

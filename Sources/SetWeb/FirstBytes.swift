@@ -14,8 +14,17 @@ public enum FirstBytes {
     public static let httpPrefix = Array("GET ".utf8)
 
     /// The verdict on a connection's first bytes (only the first four matter).
+    ///
+    /// Inlinable, so the engine's call is specialized for its buffer: generic across modules, the `zip`
+    /// this was written with fetched its iterator's metadata at every connection's first read.
+    @inlinable
     public static func classify<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Verdict {
-        for (byte, expected) in zip(bytes, httpPrefix) where byte != expected { return .lineProtocol }
-        return bytes.count >= httpPrefix.count ? .http : .undecided
+        var index = bytes.startIndex
+        for expected in httpPrefix {
+            guard index != bytes.endIndex else { return .undecided }
+            guard bytes[index] == expected else { return .lineProtocol }
+            bytes.formIndex(after: &index)
+        }
+        return .http
     }
 }

@@ -36,12 +36,29 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The response as it goes on the wire.
     public var bytes: [UInt8] {
-        var head = "HTTP/1.1 \(status)\r\n"
-        for field in fields { head += "\(field.name): \(field.value)\r\n" }
+        // Written into one array: a head grown as a string, copied out and then copied again with the
+        // body made three buffers for every page and WebSocket upgrade the engine answers.
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + body.count)
+        let lineEnd: [UInt8] = [0x0D, 0x0A]
+        out += "HTTP/1.1 ".utf8
+        out += status.description.utf8
+        out += lineEnd
+        for field in fields {
+            out += field.name.utf8
+            out += ": ".utf8
+            out += field.value.utf8
+            out += lineEnd
+        }
         // A 101 has no body, and the bytes after it belong to the new protocol.
-        if status != .switchingProtocols { head += "Content-Length: \(body.count)\r\n" }
-        head += "\r\n"
-        return Array(head.utf8) + body
+        if status != .switchingProtocols {
+            out += "Content-Length: ".utf8
+            out += String(body.count).utf8
+            out += lineEnd
+        }
+        out += lineEnd
+        out += body
+        return out
     }
 
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {

@@ -16,6 +16,10 @@ final class SHA1Tests: XCTestCase {
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
         for _ in 0..<1000 { hasher.update(chunk) }
         XCTAssertEqual(hasher.finalize().hexString, "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
+        // The same million bytes as one array: the digest that compresses block after block in place.
+        XCTAssertEqual(
+            SHA1.digest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)).hexString,
+            "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
     func testRFC3174RepeatedVector() {

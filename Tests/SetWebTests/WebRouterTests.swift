@@ -16,6 +16,21 @@ import Testing
                 == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
+    @Test func aResponseGoesOutAsItsStatusLineFieldsLengthAndBodyByteForByte() {
+        let page = HTTPResponse(
+            status: .ok, fields: [("Content-Type", "text/plain"), ("X-Note", "h\u{E9}llo")],
+            body: bytes("hi\n"))
+        #expect(
+            page.bytes
+                == bytes(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Note: h\u{E9}llo\r\nContent-Length: 3\r\n\r\nhi\n"
+                ))
+        // A 101 has no length: what follows it is the WebSocket's.
+        let upgrade = HTTPResponse(status: .switchingProtocols, fields: [("Upgrade", "websocket")])
+        #expect(upgrade.bytes == bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n"))
+        #expect(HTTPResponse(status: .ok).bytes == bytes("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+    }
+
     @Test func theRootServesThePageWithItsHeadersAndAnyQuery() throws {
         for target in ["/", "/?room=fun", "/?room=fun&name=ann"] {
             let response = try reply(head("GET \(target) HTTP/1.1", "Host: h")).response
@@ -129,5 +144,9 @@ import Testing
         #expect(FirstBytes.classify(bytes("HELLO ann")) == .lineProtocol)
         #expect(FirstBytes.classify(bytes("POST / HTTP/1.1")) == .lineProtocol)
         #expect(FirstBytes.classify([0xFF, 0xFB, 0x1F]) == .lineProtocol)
+        // A slice that starts past index 0, as a read's bytes after a PROXY header are.
+        #expect(FirstBytes.classify(bytes("xxGET /")[2...]) == .http)
+        #expect(FirstBytes.classify(bytes("xxGE")[2...]) == .undecided)
+        #expect(FirstBytes.classify(bytes("GETxGET ")[4...]) == .http)
     }
 }
