@@ -192,6 +192,27 @@ import Testing
                 == otherPairs.withUnsafeBufferPointer { $0.baseAddress })
     }
 
+    /// The rare state (issue 28) is boxed only while something rare is under way: a vote makes the box,
+    /// the new game the vote starts leaves none, and neither does a game dealt again without one.
+    @Test func aRoomHoldsItsRareStateOnlyWhileSomethingRareIsUnderWay() throws {
+        let server = EmbeddedServer()
+        let ann = try server.player("ann", room: "fun").0
+        let bob = try server.player("bob", room: "fun").0
+        let room = try #require(server.core.rooms["fun"])
+        #expect(room.rareState == nil)
+        let voted = try ann.request("NEW")
+        #expect(voted.isOK("NEW"), "\(voted)")
+        #expect(room.rareState != nil && !room.votes.isEmpty)
+        let started = try bob.request("NEW")
+        #expect(started.isOK("NEW"), "\(started)")
+        #expect(room.rareState == nil && room.votes.isEmpty)
+        // Alone, a NEW starts a game at once: every field the restart sets back is at its start already.
+        _ = try bob.request("LEAVE")
+        let alone = try ann.request("NEW")
+        #expect(alone.isOK("NEW"), "\(alone)")
+        #expect(room.rareState == nil)
+    }
+
     /// Inline, no heap block: an IPv4 peer and its key are 6 bytes and a tag, where the two strings
     /// were 32 bytes; any other is a reference to a box.
     @Test func aPeerAndItsKeyAreSmallerThanAString() {
