@@ -34,11 +34,7 @@ public enum PBKDF2 {
                     round += 1
                 }
             }
-            for word in [t.0, t.1, t.2, t.3, t.4] {
-                for shift in stride(from: 24, through: 0, by: -8) where out.count < length {
-                    out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
-                }
-            }
+            out += SHA1Block.bytes(of: t).prefix(length - out.count)
             blockIndex += 1
         }
         return out
@@ -115,6 +111,18 @@ enum SHA1Block {
             state = compress(state, bytes: Array(tail[start..<start + 64]))
         }
         return state
+    }
+
+    /// The 20 bytes of `words`, each word's highest byte first: a digest as it is written out.
+    static func bytes(of words: SHA1Words) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(SHA1.byteCount)
+        for word in [words.0, words.1, words.2, words.3, words.4] {
+            for shift in stride(from: 24, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
+        }
+        return out
     }
 
     /// Runs `body` with a 16-word schedule of its own (uninitialised).
