@@ -5,14 +5,17 @@
 // a legacy query; bit 1: to the group with TTL 255, or to our address from off the link; bit 2: while
 // the responder probes or once it runs); the rest is the datagram.
 //
-// Compiled with Sources/SetDiscovery/*.swift into the module SetDiscovery (as the game target is with
-// SetGame): `swiftc -sanitize=fuzzer,address -parse-as-library -module-name SetDiscovery
-// Fuzz/FuzzSupport.swift Fuzz/DNSFuzzer.swift Sources/SetDiscovery/*.swift -o fuzz-dns`, seeds in
+// Built and run by `scripts/fuzz.sh dns` (SetDiscovery with coverage, this harness plain), seeds in
 // Fuzz/corpus-seeds/dns, dictionary Fuzz/dns.dict, -max_len=9100 (past the 9000-byte cap).
+
+import SetDiscovery
 
 /// libFuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func dnsFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    // SetDiscovery is built with gated comparison tracing, as the engine target's libraries are
+    // (scripts/fuzz.sh, Fuzz/TraceGate.h): on for the whole input.
+    fuzzTraceComparisons(1)
     DNSFuzzer.run(fuzzBytes(data, size))
     return 0
 }
@@ -22,7 +25,8 @@ enum DNSFuzzer {
         index: 2, name: "eth0", addresses: [.init(.v4([192, 168, 1, 20]), prefixLength: 24)])
     static let advertisement = ServiceAdvertisement(
         instanceName: "setd", hostLabel: "setd-box", port: 7777,
-        services: DiscoveryTXT.services(version: "1.1.0", protocolVersion: 1, rooms: 1, players: 2, isHTTPEnabled: true))
+        services: DiscoveryTXT.services(
+            version: "1.1.0", protocolVersion: 1, rooms: 1, players: 2, isHTTPEnabled: true))
 
     static func run(_ input: [UInt8]) {
         var reader = FuzzInput(input)
@@ -43,7 +47,42 @@ enum DNSFuzzer {
         }
 
         // The responder: whatever arrives, what it sends parses, fits the cap, and goes only where
-        // RFC 6762 allows; from off the link it sends nothing at all.
+        // RFC 6762 allows; a datagram from off the link is dropped unread (§11), so the responder sends
+        // exactly what the same responder sends when nothing arrives.
+        let isOnLink = mode & 2 != 0
+        let source = Responder.Source(
+            address: isOnLink ? .v4([192, 168, 1, 31]) : .v4([10, 9, 9, 9]),
+            port: mode & 1 != 0 ? 5353 : 40000,
+            interface: 2, isToGroup: isOnLink, hopLimit: isOnLink ? 255 : 64)
+        let responder = startedResponder(mode: mode)
+        let reply = responder.received(datagram, from: source, at: 6)
+        let packets = reply.packets + packetsUntilStopped(responder)
+        for packet in packets {
+            if case .unicast(let address, _, _) = packet.destination {
+                require(isOnLink && address == source.address, "a unicast answer to \(address)")
+            }
+            // Most packets are the responder's own probes, announcements and goodbyes, the same for
+            // every input: each distinct packet is encoded and read back once per process.
+            guard isNew(packet) else { continue }
+            let bytes = packet.message.encoded
+            require(bytes.count <= DNSMessage.maximumSize, "a packet of \(bytes.count) bytes")
+            require((try? DNSMessage(parsing: bytes)) == packet.message, "a packet that does not read back")
+        }
+        if !isOnLink {
+            require(
+                reply.packets.isEmpty && reply.notes == [.offLink(source.address)], "read from off the link")
+            require(packets == quietPackets(mode: mode), "a datagram from off the link changed what is sent")
+        }
+
+        // The finder: reads any answer without trouble.
+        var finder = ServiceFinder()
+        finder.receive(datagram, from: .v4([192, 168, 1, 31]))
+        for server in finder.servers { require(!server.addresses.isEmpty, "a server without an address") }
+    }
+
+    /// A responder started at 0 and woken until 5 s (bit 2 of the mode: it has probed and announced) or
+    /// only at 0.125 s (it is still probing).
+    static func startedResponder(mode: UInt8) -> Responder {
         let responder = Responder(advertisement: advertisement, interfaces: [lan], random: { 0.5 })
         _ = responder.start(at: 0)
         if mode & 4 != 0 {
@@ -51,26 +90,37 @@ enum DNSFuzzer {
         } else {
             _ = responder.wake(at: 0.125)
         }
-        let isOnLink = mode & 2 != 0
-        let source = Responder.Source(
-            address: isOnLink ? .v4([192, 168, 1, 31]) : .v4([10, 9, 9, 9]), port: mode & 1 != 0 ? 5353 : 40000,
-            interface: 2, isToGroup: isOnLink, hopLimit: isOnLink ? 255 : 64)
-        var packets = responder.received(datagram, from: source, at: 6).packets
-        while let wake = responder.nextWake, wake <= 8 { packets += responder.wake(at: wake).packets }
-        packets += responder.stop(at: 9).packets
-        for packet in packets {
-            let bytes = packet.message.encoded
-            require(bytes.count <= DNSMessage.maximumSize, "a packet of \(bytes.count) bytes")
-            require((try? DNSMessage(parsing: bytes)) == packet.message, "a packet that does not read back")
-            if case .unicast(let address, _, _) = packet.destination {
-                require(isOnLink && address == source.address, "a unicast answer to \(address)")
-            }
-        }
-        if !isOnLink { require(packets.allSatisfy { $0.message.answers.allSatisfy { $0.ttl == 0 } }, "answered off-link") }
+        return responder
+    }
 
-        // The finder: reads any answer without trouble.
-        var finder = ServiceFinder()
-        finder.receive(datagram, from: .v4([192, 168, 1, 31]))
-        for server in finder.servers { require(!server.addresses.isEmpty, "a server without an address") }
+    /// What a responder started as `mode` sends from 6 s until it stops when nothing arrives: a
+    /// pure function of the mode's phase bit, made once per process for each.
+    static func quietPackets(mode: UInt8) -> [Responder.Packet] {
+        let phase = mode & 4
+        if cachesAreEnabled, let packets = quiet[phase] { return packets }
+        let packets = packetsUntilStopped(startedResponder(mode: phase))
+        if cachesAreEnabled { quiet[phase] = packets }
+        return packets
+    }
+
+    /// `quietPackets`' lists, by the mode's phase bit.
+    nonisolated(unsafe) static var quiet: [UInt8: [Responder.Packet]] = [:]
+
+    /// The responder's packets already encoded and read back in this process.
+    nonisolated(unsafe) static var checked = Set<Responder.Packet>()
+
+    /// Whether `packet` was not checked yet in this process; from now on it counts as checked.
+    static func isNew(_ packet: Responder.Packet) -> Bool {
+        guard cachesAreEnabled else { return true }
+        // A bound on memory, at the cost of some packets checked twice.
+        if checked.count >= 1 << 12 { checked.removeAll(keepingCapacity: true) }
+        return checked.insert(packet).inserted
+    }
+
+    /// What `responder` sends when woken until 8 s and stopped at 9 s.
+    static func packetsUntilStopped(_ responder: Responder) -> [Responder.Packet] {
+        var packets: [Responder.Packet] = []
+        while let wake = responder.nextWake, wake <= 8 { packets += responder.wake(at: wake).packets }
+        return packets + responder.stop(at: 9).packets
     }
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in Fuzz/ and runs them for a while.
 #
-#   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|all] [SECONDS]   (default: all, 60 s each)
+#   scripts/fuzz.sh [protocol|game|journal|http|websocket|engine|dns|all] [SECONDS]   (default: all, 60 s each)
 #   scripts/fuzz.sh --ci [SECONDS]                                                 (every target, 20 s each)
 #
-# The libraries (SetGame, SetProtocol, SetDigest, SetQR, SetWeb, SetServerCore, SetEngine) are compiled as
-# their own modules, whole-module as a release build is (without -wmo nothing is specialized or inlined
+# The libraries (SetGame, SetProtocol, SetDigest, SetQR, SetWeb, SetServerCore, SetEngine, SetDiscovery) are
+# compiled as their own modules, whole-module as a release build is (without -wmo nothing is specialized or inlined
 # across files, and an engine input costs a fifth more): those a target is about with -sanitize=fuzzer,address,
 # so libFuzzer's coverage and comparison tracing and ASan's checks cover them (the engine target without
 # ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
@@ -36,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: $0 [protocol|game|journal|http|websocket|engine|all] [SECONDS]" >&2
+    echo "usage: $0 [protocol|game|journal|http|websocket|engine|dns|all] [SECONDS]" >&2
     echo "       $0 --ci [SECONDS]" >&2
     exit 2
 }
@@ -53,8 +53,8 @@ else
     (($# <= 2)) || usage
 fi
 case "$which" in
-    protocol | game | journal | http | websocket | engine) targets=("$which") ;;
-    all) targets=(protocol game journal http websocket engine) ;;
+    protocol | game | journal | http | websocket | engine | dns) targets=("$which") ;;
+    all) targets=(protocol game journal http websocket engine dns) ;;
     *) usage ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
@@ -202,11 +202,21 @@ build_target() {
             files=(Fuzz/EngineFuzzer.swift Fuzz/EngineShadow.swift)
             header=(-import-objc-header Fuzz/TraceGate.h)
             ;;
+        dns)
+            # The mDNS message codec, the responder and the finder (setd --announce, set-cli --find).
+            # Without ASan, as the engine: SetDiscovery holds no unsafe code (no pointers, no buffers of
+            # its own), so every out-of-bounds read is a Swift bounds check that traps here as a crash
+            # with or without it, and its allocator and checks were a third of this target's time.
+            covered=(SetDiscovery)
+            sanitizers=fuzzer
+            files=(Fuzz/DNSFuzzer.swift)
+            header=(-import-objc-header Fuzz/TraceGate.h)
+            ;;
     esac
     # Built in the order they import each other; linked the other way round (an archive before those it
     # needs).
     local name variant archives=()
-    for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetServerCoreShadow SetEngine; do
+    for name in SetGame SetProtocol SetDigest SetQR SetWeb SetServerCore SetServerCoreShadow SetEngine SetDiscovery; do
         if [[ " ${covered[*]} " == *" $name "* ]]; then
             variant=cov
             [[ "$sanitizers" == *address* ]] || variant=fuzzer
@@ -266,6 +276,8 @@ for target in "${targets[@]}"; do
     [[ "$target" == protocol ]] && maxlen=2100
     # Past the 8 KiB head cap, and room for frames with 16-bit lengths.
     [[ "$target" == http || "$target" == websocket ]] && maxlen=10000
+    # Past the 9,000-byte cap on a datagram.
+    [[ "$target" == dns ]] && maxlen=9100
     target_flags=()
     # An engine input costs about its number of operations (each a line or bytes through the engine and
     # core), and its coverage grows far slower than that (a 400-byte input sets under three times the

@@ -140,7 +140,9 @@ struct DNSReader {
                 guard offset + count <= end else { throw .badData(type: type, at: offset - 1) }
                 strings.append(try take(count))
             }
-            data = .txt(strings)
+            // RFC 6763 §6.1: a TXT record with no data is read as one empty string, as the encoder
+            // writes an empty record, so what is read encodes and reads back the same.
+            data = .txt(strings.isEmpty ? [[]] : strings)
         case .nsec:
             let next = try self.name()
             var types = Set<DNSType>()

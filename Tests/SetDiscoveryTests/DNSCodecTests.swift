@@ -142,6 +142,19 @@ import Testing
         #expect(throws: DNSParseError.self) { try DNSMessage(parsing: Self.header(answers: 60000)) }
     }
 
+    @Test func aTXTRecordWithNoDataReadsAsOneEmptyStringAndReadsBackTheSame() throws {
+        // Found by the dns fuzz target: a TXT record of length 0 read as no strings, was written as one
+        // empty string (RFC 6763 §6.1), and read back as a different record.
+        let bytes = Self.header(answers: 1) + [0, 0, 16, 0, 1, 0, 0, 0, 1, 0, 0]
+        let message = try DNSMessage(parsing: bytes)
+        #expect(message.answers.map(\.data) == [.txt([[]])])
+        #expect(message.answers.first?.ttl == 1)
+        #expect(try DNSMessage(parsing: message.encoded) == message)
+        // The one empty string reads as the same record.
+        let oneEmpty = Self.header(answers: 1) + [0, 0, 16, 0, 1, 0, 0, 0, 1, 0, 1, 0]
+        #expect(try DNSMessage(parsing: oneEmpty) == message)
+    }
+
     @Test func everyPrefixOfAMessageIsRefusedAndNoneCrashes() {
         let bytes = Self.everyRecord.encoded
         for end in 0..<bytes.count {
