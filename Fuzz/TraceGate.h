@@ -5,7 +5,9 @@
 // snapshots, reading the journal lines back) say nothing about which input bytes to try next, and
 // tracing them was a tenth of the target's time. (The second core the journal is replayed into is not
 // instrumented at all: Fuzz/EngineShadow.swift.) Coverage counters cannot be gated; the harness puts
-// them back as they were before a check instead (`fuzzSaveCounters`, `fuzzRestoreCounters`).
+// them back as they were before a check instead (`fuzzSaveCounters`, `fuzzRestoreCounters`). The dns
+// target's library is built the same way (without ASan), and its harness turns tracing on for the whole
+// input.
 extern unsigned long long __sancov_should_track;
 
 /// Turns the tracing of comparisons on (1) or off (0).

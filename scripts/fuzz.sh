@@ -7,8 +7,8 @@
 # The libraries (SetGame, SetProtocol, SetDigest, SetQR, SetWeb, SetServerCore, SetEngine, SetDiscovery) are
 # compiled as their own modules, whole-module as a release build is (without -wmo nothing is specialized or inlined
 # across files, and an engine input costs a fifth more): those a target is about with -sanitize=fuzzer,address,
-# so libFuzzer's coverage and comparison tracing and ASan's checks cover them (the engine target without
-# ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
+# so libFuzzer's coverage and comparison tracing and ASan's checks cover them (the engine and dns targets
+# without ASan, see build_target), the ones it only calls without instrumentation; each harness (Fuzz/<Name>Fuzzer.swift with
 # Fuzz/FuzzSupport.swift) and the reference oracles it checks against (Sources/SetTestSupport, shared with
 # the tests) are compiled as a plain optimized module that imports them, like a test does: the checking code
 # costs no instrumentation and adds no coverage of its own (the engine target's second core, which the
@@ -93,10 +93,10 @@ compile() {
 
 # Each library is built in up to three variants per run of this script, after the libraries it imports:
 #   cov     libFuzzer's coverage and comparison tracing, and ASan: the libraries a target is about;
-#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine target (below), its
-#           comparison tracing gated on `__sancov_should_track` (LLVM's gated trace callbacks), which the
-#           harness sets while the engine runs an input and clears while it checks the result
-#           (Fuzz/TraceGate.h);
+#   fuzzer  coverage and comparison tracing without ASan: the same, for the engine and dns targets
+#           (below), its comparison tracing gated on `__sancov_should_track` (LLVM's gated trace
+#           callbacks), which the engine's harness sets while the engine runs an input and clears while
+#           it checks the result, and the dns harness sets for the whole input (Fuzz/TraceGate.h);
 #   plain   neither: the libraries a target only calls, as the harness itself is compiled.
 # Coverage of a library a target is not about adds cost, not findings: every traced comparison and every
 # counter libFuzzer collects after each input is paid for, and that library has its own target (SetGame,
