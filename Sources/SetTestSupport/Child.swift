@@ -30,7 +30,8 @@ public final class Child: Sendable {
     private let standardOutput: CollectedStream
     private let standardError: CollectedStream
 
-    /// Starts `path` with `arguments`, the test's environment with `environment` added, and in
+    /// Starts `path` with `arguments`, the test's environment with `environment` added (and with an
+    /// `XDG_STATE_HOME` of its own unless `environment` names one, see `stateDirectory()`), and in
     /// `workingDirectory` if given (through `/bin/sh -c 'cd … && exec …'`, so the pid is still the
     /// program's).
     public init(
@@ -75,6 +76,7 @@ public final class Child: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         var variables = currentEnvironment()
+        variables["XDG_STATE_HOME"] = Self.stateDirectory()
         for (name, value) in environment { variables[name] = value }
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] =
@@ -307,6 +309,36 @@ private func startThread(_ body: @escaping @Sendable () -> Void) {
         }, context)
     precondition(result == 0, "pthread_create failed: \(result)")
     pthread_detach(thread)
+}
+
+extension Child {
+    /// The directory of this test process's children's own state, made once, and removed with what they
+    /// wrote in it when the process exits.
+    private static let stateRoot: TemporaryDirectory = {
+        let directory: TemporaryDirectory
+        do {
+            directory = try TemporaryDirectory("setd-test-state")
+        } catch {
+            fatalError("no directory for the children's state: \(error)")
+        }
+        atexit { Child.stateRoot.remove() }
+        return directory
+    }()
+
+    private static let stateCount = Atomic<Int>(0)
+
+    /// A state directory for one child, not made until the child makes it.
+    ///
+    /// set-cli keeps each seat's `RESUME` token under `$XDG_STATE_HOME`, by host, port and name. With the
+    /// test's own environment, every run on the machine shared `~/.local/state/set-cli`: a token a real
+    /// daemon gave alice on some port, left by an earlier test, was found again when the system handed
+    /// that port to a fake server, which then read `RESUME` where it waited for `HELLO alice`. So each
+    /// child starts with none, and no test writes into the home directory. A test that restarts set-cli
+    /// to resume its seat names its own directory in `environment`.
+    private static func stateDirectory() -> String {
+        let number = stateCount.add(1, ordering: .relaxed).newValue
+        return "\(stateRoot.path)/child-\(number)"
+    }
 }
 
 /// This process's environment, by name.
