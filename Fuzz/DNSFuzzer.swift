@@ -63,7 +63,7 @@ enum DNSFuzzer {
             }
             // Most packets are the responder's own probes, announcements and goodbyes, the same for
             // every input: each distinct packet is encoded and read back once per process.
-            guard isNew(packet) else { continue }
+            guard checked.isNew(packet) else { continue }
             let bytes = packet.message.encoded
             require(bytes.count <= DNSMessage.maximumSize, "a packet of \(bytes.count) bytes")
             require((try? DNSMessage(parsing: bytes)) == packet.message, "a packet that does not read back")
@@ -107,15 +107,7 @@ enum DNSFuzzer {
     nonisolated(unsafe) static var quiet: [UInt8: [Responder.Packet]] = [:]
 
     /// The responder's packets already encoded and read back in this process.
-    nonisolated(unsafe) static var checked = Set<Responder.Packet>()
-
-    /// Whether `packet` was not checked yet in this process; from now on it counts as checked.
-    static func isNew(_ packet: Responder.Packet) -> Bool {
-        guard cachesAreEnabled else { return true }
-        // A bound on memory, at the cost of some packets checked twice.
-        if checked.count >= 1 << 12 { checked.removeAll(keepingCapacity: true) }
-        return checked.insert(packet).inserted
-    }
+    nonisolated(unsafe) static var checked = CheckedOnce<Responder.Packet>(capacity: 1 << 12)
 
     /// What `responder` sends when woken until 8 s and stopped at 9 s.
     static func packetsUntilStopped(_ responder: Responder) -> [Responder.Packet] {

@@ -67,7 +67,7 @@ struct EngineFuzzer {
 
     /// The states already compared with the journal's replay, by the input bytes read before each and
     /// the journal written by then (`checkReplay`).
-    nonisolated(unsafe) static var checkedStates = CheckedOnce()
+    nonisolated(unsafe) static var checkedStates = CheckedOnce<ByteDigest>()
 
     /// The configuration every input's engine and shadow core start from, made once per process.
     static let configuration: ServerConfiguration = {

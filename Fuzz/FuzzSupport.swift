@@ -85,35 +85,42 @@ struct FuzzRandom {
     }
 }
 
-/// Byte strings already checked in this process, for checks that depend on nothing but those bytes:
-/// libFuzzer's inputs are mutations of each other, so most of what an input holds was checked in an
-/// earlier one, and checking it again finds nothing new. `FUZZ_NO_CACHE=1` in the environment checks
-/// everything every time (for `-merge=1` and coverage reports, which need every input to run all of its
-/// checks).
+/// Byte strings (or other values) already checked in this process, for checks that depend on nothing
+/// but them: libFuzzer's inputs are mutations of each other, so most of what an input holds was checked
+/// in an earlier one, and checking it again finds nothing new. `FUZZ_NO_CACHE=1` in the environment
+/// checks everything every time (for `-merge=1` and coverage reports, which need every input to run all
+/// of its checks).
 ///
-/// It keeps two independent 64-bit digests of each string, not the string, in a table reserved up
-/// front: memory an input leaves behind makes libFuzzer take the input for a leak and run it again.
-struct CheckedOnce {
-    /// Past this many strings the memory is cleared: a bound on memory, at the cost of some checks done
+/// For byte strings it keeps two independent 64-bit digests of each string, not the string, in a table
+/// reserved up front: memory an input leaves behind makes libFuzzer take the input for a leak and run it
+/// again.
+struct CheckedOnce<Key: Hashable> {
+    /// Past this many keys the memory is cleared: a bound on memory, at the cost of some checks done
     /// twice.
-    static var capacity: Int { 1 << 16 }
+    let capacity: Int
 
-    private var seen = Set<ByteDigest>(minimumCapacity: Self.capacity)
+    private var seen: Set<Key>
     private let isEnabled = cachesAreEnabled
 
+    init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        seen = Set(minimumCapacity: capacity)
+    }
+
+    /// Whether `key` was not checked yet in this process; from now on it counts as checked.
+    mutating func isNew(_ key: Key) -> Bool {
+        guard isEnabled else { return true }
+        if seen.count >= capacity { seen.removeAll(keepingCapacity: true) }
+        return seen.insert(key).inserted
+    }
+}
+
+extension CheckedOnce where Key == ByteDigest {
     /// Whether `bytes` were not checked yet in this process; from now on they count as checked.
     mutating func isNew(_ bytes: [UInt8]) -> Bool {
         // (Nothing hashed when nothing is kept.)
         guard isEnabled else { return true }
         return isNew(ByteDigest(bytes))
-    }
-
-    /// Whether the bytes `digest` was made from were not checked yet in this process; from now on they
-    /// count as checked.
-    mutating func isNew(_ digest: ByteDigest) -> Bool {
-        guard isEnabled else { return true }
-        if seen.count >= Self.capacity { seen.removeAll(keepingCapacity: true) }
-        return seen.insert(digest).inserted
     }
 }
 

@@ -135,7 +135,7 @@ struct SetFuzzer {
     /// The valid claims of each board (with its mode and chain) seen in this process, by brute force.
     nonisolated(unsafe) static var boardClaims = ComputedOnce<[SetReference.ClaimKey]>()
     /// The card lists whose rules were checked in this process.
-    nonisolated(unsafe) static var checkedRules = CheckedOnce()
+    nonisolated(unsafe) static var checkedRules = CheckedOnce<ByteDigest>()
 
     /// Remembers this state, after every fourth operation, as the one after the bytes `input` read,
     /// unless it read past their end. (Every fourth: a quarter of the states to keep and free, for at

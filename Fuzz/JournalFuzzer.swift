@@ -50,7 +50,7 @@ enum JournalFuzzer {
 
     /// The records and texts whose round trip was checked in this process, each as a tag (0 and the
     /// record's index, or 1 for the long text's two records) and the text's bytes.
-    nonisolated(unsafe) static var checkedTexts = CheckedOnce()
+    nonisolated(unsafe) static var checkedTexts = CheckedOnce<ByteDigest>()
 
     /// How many of an input's bytes the text round trip puts in every text field of a record: enough for
     /// any escape (a UTF-8 sequence, a `%xx`) and its neighbours, where the whole 256 in twenty fields of

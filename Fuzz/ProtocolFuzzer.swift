@@ -20,7 +20,7 @@ enum ProtocolFuzzer {
     static let chunkLimits = [1, 2, 7, 64, 300, 1025, 2100, 8192]
 
     /// The lines whose client and server parses were checked in this process.
-    nonisolated(unsafe) static var checkedLines = CheckedOnce()
+    nonisolated(unsafe) static var checkedLines = CheckedOnce<ByteDigest>()
 
     static func run(_ input: [UInt8]) {
         var header = FuzzInput(input)

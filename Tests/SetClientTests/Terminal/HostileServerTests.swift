@@ -32,6 +32,13 @@ import Testing
         try peer.send(snapshot())
     }
 
+    /// Greets the client as setd does and seats it; it must then say it joined.
+    private static func greetAndSeat(_ client: Child, _ peer: FakePeer) throws {
+        try peer.send("SETD 1 welcome to setd; type HELP\n")
+        try seat(peer)
+        try client.waitForOutput("joined r (SET)")
+    }
+
     /// Closes the client's input and answers its `QUIT`; it must then exit with status 0.
     private static func quit(_ client: Child, _ peer: FakePeer) throws {
         client.closeInput()
@@ -78,19 +85,11 @@ import Testing
                 atPath: "\(store)/alice@127.0.0.1-\(server.port)",
                 contents: Data("bf310b3f0fac91783158b526aa86db0c\n".utf8),
                 attributes: [.posixPermissions: 0o600]))
-        let client = try Child(
-            cli,
-            [
-                "--plain", "--host", "127.0.0.1", "--port", String(server.port), "--name", "alice", "--room",
-                "r",
-            ],
-            environment: ["LANG": "C.UTF-8", "HOME": home.path], input: .socket)
+        let client = try plainClient(cli, port: server.port, home: home.path)
         defer { client.stop() }
         let peer = try server.accept()
         defer { peer.close() }
-        try peer.send("SETD 1 welcome to setd; type HELP\n")
-        try Self.seat(peer)
-        try client.waitForOutput("joined r (SET)")
+        try Self.greetAndSeat(client, peer)
         try Self.quit(client, peer)
     }
 
@@ -102,9 +101,7 @@ import Testing
         defer { client.stop() }
         let peer = try server.accept()
         defer { peer.close() }
-        try peer.send("SETD 1 welcome to setd; type HELP\n")
-        try Self.seat(peer)
-        try client.waitForOutput("joined r (SET)")
+        try Self.greetAndSeat(client, peer)
 
         // Generous bounds: the client keeps at most 64 KiB of an unfinished server line, so the 5 MB line
         // must not show in its memory at all (growth under 4 MB; a client that buffered the line grew
@@ -514,9 +511,11 @@ private final class FakePeer {
 }
 
 /// `set-cli --plain --name alice --room r` on 127.0.0.1:`port`, with its standard input on a socket
-/// the test types into.
-private func plainClient(_ path: String, port: Int) throws -> Child {
-    try Child(
+/// the test types into, and `HOME` set to `home` if given.
+private func plainClient(_ path: String, port: Int, home: String? = nil) throws -> Child {
+    var environment = ["LANG": "C.UTF-8"]
+    if let home { environment["HOME"] = home }
+    return try Child(
         path, ["--plain", "--host", "127.0.0.1", "--port", String(port), "--name", "alice", "--room", "r"],
-        environment: ["LANG": "C.UTF-8"], input: .socket)
+        environment: environment, input: .socket)
 }
